@@ -1,0 +1,86 @@
+"""shardpy-strip-shardings: drop every sharding annotation, keep the computation.
+
+What is left is the global program as one device runs it: the reference that every
+partitioned run is checked against.
+
+before:
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+        -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+      %0 = sdy.sharding_constraint %arg0 <@mesh, [{}]> : tensor<8xf32>
+      %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}
+      return %1 : tensor<8xf32>
+    }
+after:
+    func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+      %0 = stablehlo.negate %arg0 : tensor<8xf32>
+      return %0 : tensor<8xf32>
+    }
+
+Ops that only say how a value is laid out (sharding_constraint, reshard, sdy
+collectives, propagation_barrier, GSPMD `@Sharding` custom calls) are replaced by their
+operand; sharding groups and meshes are erased; named computations are inlined.
+Manual computations are per-device code and cannot be made global: they are errors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+
+from shardpy.diagnostics import ShardpyError
+from shardpy.ir_utils import (collect_ops, erase_op_forwarding_operands,
+                              filter_signature_attrs, inline_region_before)
+from shardpy.pipeline import register_pass
+
+# Ops whose results equal their first operand in the global (unpartitioned) view.
+LAYOUT_ONLY_OPS = frozenset({
+    "sdy.sharding_constraint", "sdy.reshard", "sdy.propagation_barrier",
+    "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
+    "sdy.all_reduce", "sdy.reduce_scatter", "sdy.replicated_to_unreduced",
+    "sdy.sharded_to_unreduced", "sdy.data_flow_edge",
+})
+ERASED_OPS = frozenset({"sdy.mesh", "sdy.sharding_group"})
+GSPMD_LAYOUT_TARGETS = frozenset({"Sharding"})
+GSPMD_MANUAL_TARGETS = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
+MODULE_PARTITION_ATTRS = ("mhlo.num_partitions", "mhlo.num_replicas")
+
+
+def is_sharding_attr(name: str) -> bool:
+    return name.startswith("sdy.") or name == "mhlo.sharding"
+
+
+def custom_call_target(op: ir.Operation) -> str | None:
+    if op.name != "stablehlo.custom_call":
+        return None
+    return ir.StringAttr(op.attributes["call_target_name"]).value
+
+
+@register_pass("shardpy-strip-shardings")
+@dataclass(frozen=True)
+class StripShardings:
+    """Remove all shardings, meshes and layout-only ops (the single-device program)."""
+
+    def run(self, module: ir.Operation) -> None:
+        for name in MODULE_PARTITION_ATTRS:
+            if name in module.attributes:
+                del module.attributes[name]
+        for op in collect_ops(module):
+            name = op.name
+            target = custom_call_target(op)
+            if name == "sdy.manual_computation" or target in GSPMD_MANUAL_TARGETS:
+                raise ShardpyError(
+                    f"'{target or name}' holds per-device code; it has no single-device "
+                    f"meaning to run as a reference", op.location)
+            if name in LAYOUT_ONLY_OPS or target in GSPMD_LAYOUT_TARGETS:
+                erase_op_forwarding_operands(op)
+            elif name in ERASED_OPS:
+                op.erase()
+            elif name == "sdy.named_computation":
+                inline_region_before(op)
+            else:
+                for attr in list(op.attributes):
+                    if is_sharding_attr(attr):
+                        del op.attributes[attr]
+                if name == "func.func":
+                    filter_signature_attrs(op, is_sharding_attr)

@@ -1,0 +1,80 @@
+"""Small IR helpers over jaxlib's MLIR bindings, shared by passes."""
+from __future__ import annotations
+
+from typing import Callable
+
+from jaxlib.mlir import ir
+
+
+def collect_ops(root: ir.Operation) -> list[ir.Operation]:
+    """Every op nested under `root` (not `root` itself), parents before children.
+
+    A snapshot: callers may erase or move ops while iterating over it.
+    """
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+    return found[1:]
+
+
+def erase_op_forwarding_operands(op: ir.Operation) -> None:
+    """Replace result i by operand i and erase `op` (for identity-like ops)."""
+    for result, operand in zip(op.results, op.operands):
+        result.replace_all_uses_with(operand)
+    op.erase()
+
+
+def inline_region_before(op: ir.Operation) -> None:
+    """Inline `op`'s single-block region before it: block args <- operands,
+    terminator operands -> results (sdy.named_computation and friends)."""
+    block = op.regions[0].blocks[0]
+    for arg, operand in zip(block.arguments, op.operands):
+        arg.replace_all_uses_with(operand)
+    terminator = None
+    for inner in list(block.operations):
+        if inner.operation.name in ("sdy.return", "stablehlo.return", "func.return"):
+            terminator = inner
+            continue
+        inner.operation.move_before(op)
+    if terminator is not None:
+        for result, value in zip(op.results, terminator.operands):
+            result.replace_all_uses_with(value)
+    op.erase()
+
+
+def filter_signature_attrs(func_op: ir.Operation, drop: Callable[[str], bool]) -> None:
+    """Remove argument/result attributes whose names satisfy `drop`."""
+    for key in ("arg_attrs", "res_attrs"):
+        if key not in func_op.attributes:
+            continue
+        dicts = []
+        for attrs in ir.ArrayAttr(func_op.attributes[key]):
+            attrs = ir.DictAttr(attrs)
+            kept = {a.name: a.attr for a in attrs if not drop(a.name)}
+            dicts.append(ir.DictAttr.get(kept))
+        func_op.attributes[key] = ir.ArrayAttr.get(dicts)
+
+
+def tensor_shape(value_type: ir.Type) -> tuple[int, ...] | None:
+    if ir.RankedTensorType.isinstance(value_type):
+        return tuple(ir.RankedTensorType(value_type).shape)
+    return None
+
+
+def public_main(module: ir.Operation, name: str = "main"):
+    """The module's entry function (`@main`, else its only public func)."""
+    public = []
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name != "func.func":
+            continue
+        sym = ir.StringAttr(op.attributes["sym_name"]).value
+        if sym == name:
+            return op
+        visibility = op.attributes["sym_visibility"] if "sym_visibility" in op.attributes else None
+        if visibility is None or ir.StringAttr(visibility).value == "public":
+            public.append(op)
+    return public[0] if len(public) == 1 else None

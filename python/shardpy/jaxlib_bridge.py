@@ -1,0 +1,165 @@
+"""The one place shardpy touches jaxlib and jax beyond their public Python APIs.
+
+Everything version-specific lives here, pinned to jax/jaxlib 0.10.2:
+  * the MLIR context with func, stablehlo, sdy, chlo and mhlo loaded, built from
+    `jaxlib.mlir` alone (importing jax costs ~1 s; tools that only transform IR
+    must not pay for it);
+  * registration of the native pass libraries that jaxlib ships but does not
+    register by default (stablehlo, mhlo);
+  * XLA's own parsers and converters (HLO sharding strings, HLO text);
+  * the PjRt client: compile a module for N partitions, run it.
+
+jax itself is imported lazily, and only by the functions that execute programs.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import Sequence
+
+from jaxlib.mlir import ir, passmanager  # noqa: F401  (re-exported for callers)
+from jaxlib.mlir.dialects import chlo, func, mhlo, sdy, stablehlo  # noqa: F401
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+
+JAX_VERSION = "0.10.2"
+
+
+def make_context() -> ir.Context:
+    """A fresh MLIR context with every dialect a JAX or PyTorch/XLA module uses."""
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)  # func, arith, ... (upstream MLIR)
+    context = ir.Context()
+    context.append_dialect_registry(registry)
+    context.load_all_available_dialects()
+    stablehlo.register_dialect(context)
+    sdy.register_dialect(context)
+    chlo.register_dialect(context)
+    mhlo.register_mhlo_dialect(context)
+    register_native_passes()
+    return context
+
+
+@functools.cache
+def register_native_passes() -> None:
+    """Make stablehlo/mhlo passes (e.g. chlo-legalize-to-stablehlo) parseable.
+
+    Shardy's `sdy-*` passes and MLIR's core passes are registered by jaxlib already.
+    """
+    stablehlo.register_stablehlo_passes()
+    mhlo.register_mhlo_passes()
+
+
+# --------------------------------------------------------------------------- XLA parsers
+
+
+def hlo_sharding_from_string(text: str):
+    """Parse a GSPMD sharding string (`{devices=[2,2]<=[4]}`) with XLA's own parser."""
+    from jaxlib import xla_client
+
+    return xla_client.HloSharding.from_string(text)
+
+
+# --------------------------------------------------------------------------- execution
+
+
+class HostDeviceCountError(RuntimeError):
+    pass
+
+
+def request_host_devices(count: int) -> None:
+    """Ask XLA's CPU client for `count` host devices. Must run before jax starts."""
+    flag = f"--xla_force_host_platform_device_count={count}"
+    flags = [f for f in os.environ.get("XLA_FLAGS", "").split()
+             if not f.startswith("--xla_force_host_platform_device_count")]
+    if "jax" in sys.modules:
+        import jax
+
+        started = jax._src.xla_bridge.backends_are_initialized()  # private API, pinned
+        if started and len(jax.devices("cpu")) < count:
+            raise HostDeviceCountError(
+                f"jax already started with {len(jax.devices('cpu'))} CPU devices; "
+                f"{count} were requested (set XLA_FLAGS before importing jax)")
+    os.environ["XLA_FLAGS"] = " ".join(flags + [flag])
+
+
+def get_backend(platform: str):
+    """jaxlib's PjRt client for `platform` ('cpu', 'gpu', 'tpu')."""
+    import jax
+    from jax.extend import backend as jax_backend
+
+    jax.config.update("jax_platforms", "")  # let every installed platform load
+    try:
+        return jax_backend.get_backend(platform)
+    except RuntimeError as err:
+        raise RuntimeError(f"no {platform} backend available: {err}") from None
+
+
+def compile_module(client, module: ir.Module, devices: Sequence) -> object:
+    """Compile `module` (global shapes, sdy shardings) for len(devices) partitions.
+
+    Logical partition i runs on devices[i]; XLA's Shardy partitioner handles the
+    sharded arguments and the manual computation around our per-device body.
+    """
+    import numpy as np
+    from jax.extend import backend as jax_backend
+    from jaxlib import xla_client
+
+    options = jax_backend.get_compile_options(
+        num_replicas=1,
+        num_partitions=len(devices),
+        device_assignment=np.array(devices).reshape(1, len(devices)),
+    )
+    options.executable_build_options.use_shardy_partitioner = True
+    return client.compile_and_load(
+        module, executable_devices=xla_client.DeviceList(tuple(devices)),
+        compile_options=options)
+
+
+def execute_stacked(executable, devices: Sequence, stacked_inputs: Sequence) -> list:
+    """Run `executable` on arrays whose leading dim indexes the logical device.
+
+    Each input is a numpy array [N, *local_shape]; device i gets row i. Returns one
+    numpy array [N, *local_shape] per result.
+    """
+    import jax
+    import numpy as np
+
+    mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
+    by_device = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("devices"))
+    arrays = [jax.device_put(x, by_device) for x in stacked_inputs]
+    results = executable.execute_sharded(arrays)
+    per_result = results.disassemble_into_single_device_arrays()
+    return [np.concatenate([np.asarray(shard) for shard in shards]) for shards in per_result]
+
+
+def execute_stacked_timed(executable, devices: Sequence, stacked_inputs: Sequence,
+                          repeats: int) -> list[float]:
+    """Wall time of `repeats` runs (inputs already on device, results awaited)."""
+    import time
+
+    import jax
+    import numpy as np
+
+    mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
+    by_device = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("devices"))
+    arrays = [jax.device_put(x, by_device) for x in stacked_inputs]
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        results = executable.execute_sharded(arrays)
+        for shards in results.disassemble_into_single_device_arrays():
+            for shard in shards:
+                shard.block_until_ready()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def devices_for(client, count: int) -> list:
+    devices = client.devices()
+    if len(devices) < count:
+        raise RuntimeError(
+            f"the mesh needs {count} devices but the {client.platform} backend has "
+            f"{len(devices)}" + (" (pass --devices N for CPU host devices)"
+                                 if client.platform == "cpu" else ""))
+    return list(devices[:count])

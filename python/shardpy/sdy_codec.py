@@ -1,0 +1,137 @@
+"""Decode sdy attributes into the sharding model and encode them back.
+
+A `ShardingCodec` belongs to one module: it knows the module's `sdy.mesh` symbols and
+caches both directions (MLIR uniques attributes, so equal shardings share one attribute
+and decode once). Errors carry the location the caller passes in.
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from .diagnostics import ShardpyError
+from .sharding import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
+
+SHARDING_ATTR = "sdy.sharding"
+MESH_OP = "sdy.mesh"
+
+
+def decode_mesh(attr: ir.Attribute) -> Mesh:
+    mesh = sdy.MeshAttr(attr)
+    axes = tuple((a.name, a.size) for a in map(sdy.MeshAxisAttr, mesh.axes))
+    return Mesh(axes, tuple(mesh.device_ids))
+
+
+def encode_mesh(mesh: Mesh) -> ir.Attribute:
+    return sdy.MeshAttr.get([sdy.MeshAxisAttr.get(n, s) for n, s in mesh.axes],
+                            list(mesh.device_ids))
+
+
+def decode_axis(attr: ir.Attribute) -> AxisRef:
+    ref = sdy.AxisRefAttr(attr)
+    info = ref.sub_axis_info
+    if info is None:
+        return AxisRef(ref.name)
+    info = sdy.SubAxisInfoAttr(info)
+    return AxisRef(ref.name, (info.pre_size, info.size))
+
+
+def encode_axis(ref: AxisRef) -> ir.Attribute:
+    info = sdy.SubAxisInfoAttr.get(*ref.sub) if ref.sub else None
+    return sdy.AxisRefAttr.get(ref.name, info)
+
+
+def module_meshes(module: ir.Operation) -> dict[str, Mesh]:
+    """The `sdy.mesh` symbols declared at the top of `module`."""
+    meshes = {}
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == MESH_OP:
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            try:
+                meshes[name] = decode_mesh(op.attributes["mesh"])
+                meshes[name].validate()
+            except ShardingError as err:
+                raise ShardpyError(f"invalid mesh @{name}: {err}", op.location) from None
+    return meshes
+
+
+class ShardingCodec:
+    def __init__(self, meshes: dict[str, Mesh]):
+        self.meshes = meshes
+        self._decoded: dict[ir.Attribute, TensorSharding] = {}
+        self._encoded: dict[TensorSharding, ir.Attribute] = {}
+
+    @staticmethod
+    def for_module(module: ir.Operation) -> "ShardingCodec":
+        return ShardingCodec(module_meshes(module))
+
+    def decode(self, attr: ir.Attribute, loc: ir.Location | None = None,
+               shape: tuple[int, ...] | None = None) -> TensorSharding:
+        """Decode (and validate against `shape` when given) one `#sdy.sharding`."""
+        sharding = self._decoded.get(attr)
+        if sharding is None:
+            sharding = self._decode_uncached(attr, loc)
+            self._decoded[attr] = sharding
+        if shape is not None:
+            self.check(sharding, shape, loc)
+        return sharding
+
+    def check(self, sharding: TensorSharding, shape, loc) -> None:
+        try:
+            sharding.validate(shape)
+        except ShardingError as err:
+            raise ShardpyError(f"invalid sharding {sharding}: {err}", loc) from None
+
+    def _decode_uncached(self, attr: ir.Attribute, loc) -> TensorSharding:
+        if not sdy.TensorShardingAttr.isinstance(attr):
+            raise ShardpyError(f"expected #sdy.sharding, got {attr}", loc)
+        ts = sdy.TensorShardingAttr(attr)
+        mesh_or_ref = ts.mesh_or_ref
+        if sdy.MeshAttr.isinstance(mesh_or_ref):
+            mesh, mesh_name = decode_mesh(mesh_or_ref), None
+        else:
+            mesh_name = ir.FlatSymbolRefAttr(mesh_or_ref).value
+            if mesh_name not in self.meshes:
+                known = ", ".join("@" + m for m in self.meshes) or "none"
+                raise ShardpyError(f"unknown mesh @{mesh_name} (declared meshes: {known})", loc)
+            mesh = self.meshes[mesh_name]
+        dims = []
+        for d in map(sdy.DimensionShardingAttr, ts.dimension_shardings):
+            dims.append(DimSharding(tuple(map(decode_axis, d.axes)), d.is_closed, d.priority))
+        return TensorSharding(
+            mesh, tuple(dims), tuple(map(decode_axis, ts.replicated_axes)),
+            tuple(map(decode_axis, ts.unreduced_axes)), mesh_name)
+
+    def encode(self, sharding: TensorSharding) -> ir.Attribute:
+        attr = self._encoded.get(sharding)
+        if attr is None:
+            mesh = sharding.mesh_name if sharding.mesh_name else encode_mesh(sharding.mesh)
+            dims = [sdy.DimensionShardingAttr.get([encode_axis(a) for a in d.axes], d.closed,
+                                                  d.priority) for d in sharding.dims]
+            attr = sdy.TensorShardingAttr.get(
+                mesh, dims, [encode_axis(a) for a in sharding.replicated],
+                [encode_axis(a) for a in sharding.unreduced])
+            self._encoded[sharding] = attr
+            self._decoded.setdefault(attr, sharding)
+        return attr
+
+    # -- func signatures -------------------------------------------------------------
+    def func_arg_shardings(self, func_op) -> list[TensorSharding | None]:
+        return self._signature_shardings(func_op, "arg_attrs")
+
+    def func_result_shardings(self, func_op) -> list[TensorSharding | None]:
+        return self._signature_shardings(func_op, "res_attrs")
+
+    def _signature_shardings(self, func_op, key) -> list[TensorSharding | None]:
+        ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+        types = ftype.inputs if key == "arg_attrs" else ftype.results
+        out: list[TensorSharding | None] = [None] * len(types)
+        if key not in func_op.attributes:
+            return out
+        for i, attrs in enumerate(ir.ArrayAttr(func_op.attributes[key])):
+            attrs = ir.DictAttr(attrs)
+            if SHARDING_ATTR in attrs:
+                shape = tuple(ir.ShapedType(types[i]).shape) if ir.ShapedType.isinstance(
+                    types[i]) else None
+                out[i] = self.decode(attrs[SHARDING_ATTR], func_op.location, shape)
+        return out

@@ -1,0 +1,1 @@
+"""Command-line front ends: argument parsing plus calls into the shardpy library."""

@@ -1,0 +1,148 @@
+"""shardpy-opt: mlir-opt for shardpy. Parse, run a pipeline, print.
+
+    shardpy-opt in.mlir --shardpy-strip-shardings -o out.mlir
+    shardpy-opt in.mlir --pass-pipeline='builtin.module(canonicalize,sdy-close-shardings)'
+    shardpy-opt tests.mlir --split-input-file --verify-diagnostics --some-pass
+
+Any flag that is not one of the options below names a pass: shardpy's own (listed by
+--list-passes) or any native pass jaxlib registers (`--canonicalize`, `--sdy-close-shardings`,
+`--inline`, ...). Pass options go after '=': `--shardpy-import=key=value` or in braces
+inside --pass-pipeline.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from shardpy import irio
+from shardpy.cli import run_tool
+from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+from shardpy.jaxlib_bridge import make_context
+from shardpy.pipeline import (Pipeline, PipelineElement, PipelineOptions, parse_pipeline,
+                              registered_passes)
+from shardpy.verify_diagnostics import collect_expected, verify
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shardpy-opt", description=__doc__, epilog=_passes_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input", nargs="?", default="-", help="input file ('-' for stdin)")
+    parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
+    parser.add_argument("--pass-pipeline", help="textual pass pipeline, e.g. "
+                        "'builtin.module(canonicalize,shardpy-strip-shardings)'")
+    parser.add_argument("--split-input-file", action="store_true",
+                        help="process each '// -----' chunk as its own module")
+    parser.add_argument("--verify-diagnostics", action="store_true",
+                        help="check diagnostics against expected-error/warning comments")
+    parser.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode")
+    parser.add_argument("--no-verify-each", action="store_true",
+                        help="do not verify the module after every pass")
+    parser.add_argument("--timing", "--mlir-timing", dest="timing", action="store_true",
+                        help="print a pass timing report (like -mlir-timing)")
+    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
+                        help="print the module after every pass (to stderr)")
+    parser.add_argument("--mlir-print-debuginfo", action="store_true",
+                        help="print locations in the output")
+    parser.add_argument("--dump-dir", type=Path,
+                        help="write the module after each pipeline step to DIR/NN_<pass>.mlir")
+    parser.add_argument("--allow-unregistered-dialect", action="store_true")
+    parser.add_argument("--list-passes", action="store_true",
+                        help="list shardpy's passes with their options and exit")
+    return parser
+
+
+def split_pass_flags(argv: list[str], parser: argparse.ArgumentParser
+                     ) -> tuple[list[str], list[PipelineElement]]:
+    """Separate tool options from pass flags (`--name[=options]`), keeping pass order.
+
+    Every flag that is not a tool option names a pass: shardpy's own or any native
+    pass jaxlib registers; unknown names are reported by the pipeline builder.
+    """
+    tool_flags = {flag for action in parser._actions for flag in action.option_strings}
+    rest, passes = [], []
+    for arg in argv:
+        flag, eq, opts = arg.partition("=")
+        if arg.startswith("-") and arg != "-" and flag not in tool_flags:
+            passes.append(PipelineElement(flag.lstrip("-"), opts.strip("'\"") if eq else None))
+        else:
+            rest.append(arg)
+    return rest, passes
+
+
+def _passes_epilog() -> str:
+    lines = ["shardpy passes (also usable as --NAME[=OPTIONS] flags, in order):"]
+    for name, info in sorted(registered_passes().items()):
+        lines.append(f"  --{name:32} {info.summary}")
+        if info.options:
+            lines.append(f"  {'':34} options: {info.option_help()}")
+    return "\n".join(lines)
+
+
+def main_body(argv: list[str]) -> int:
+    parser = build_parser()
+    rest, flagged = split_pass_flags(argv, parser)
+    args = parser.parse_args(rest)
+    if args.list_passes:
+        print(_passes_epilog())
+        return 0
+    if args.pass_pipeline is not None and flagged:
+        raise ShardpyError("use either --pass-pipeline or pass flags, not both")
+    elements = parse_pipeline(args.pass_pipeline) if args.pass_pipeline is not None else flagged
+
+    context = make_context()
+    context.allow_unregistered_dialects = args.allow_unregistered_dialect
+    options = PipelineOptions(
+        verify_each=not args.no_verify_each, timing=args.timing,
+        print_ir_after_all=args.mlir_print_ir_after_all, dump_dir=args.dump_dir)
+    name = irio.display_name(args.input)
+    data = irio.read_input(args.input) if args.input == "-" or Path(args.input).exists() else None
+    if data is None:
+        raise ShardpyError(f"cannot open input file '{args.input}': no such file")
+
+    if irio.is_bytecode(data):
+        if args.split_input_file or args.verify_diagnostics:
+            raise ShardpyError("--split-input-file and --verify-diagnostics need text input")
+        chunks = [irio.Chunk(data, 0)]  # type: ignore[arg-type]
+    else:
+        text = data.decode("utf-8", errors="replace")
+        chunks = irio.split_chunks(text) if args.split_input_file else [irio.Chunk(text, 0)]
+
+    outputs: list[str | bytes] = []
+    failed = False
+    for chunk in chunks:
+        engine = DiagnosticEngine(name)
+        with engine.capturing(context):
+            pipeline = Pipeline(elements, context, engine, options)
+            module = irio.parse_module(chunk.text, context, engine, chunk.first_line)
+            ok = module is not None and pipeline.run(module)
+        if args.verify_diagnostics:
+            problems = verify(engine.diagnostics, collect_expected(chunk.text, chunk.first_line),
+                              name)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            failed |= bool(problems)
+        else:
+            engine.flush()
+            failed |= not ok
+        if ok:
+            outputs.append(irio.module_bytecode(module) if args.emit_bytecode
+                           else irio.module_text(module, args.mlir_print_debuginfo))
+
+    if args.verify_diagnostics:
+        return 1 if failed else 0
+    if outputs:
+        if args.emit_bytecode:
+            irio.write_output(b"".join(outputs), args.output)  # type: ignore[arg-type]
+        else:
+            irio.write_output(f"\n{irio.SPLIT_MARKER}\n".join(outputs), args.output)
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_tool("shardpy-opt", main_body, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
