@@ -60,7 +60,7 @@ def filter_signature_attrs(func_op: ir.Operation, drop: Callable[[str], bool]) -
 
 
 def tensor_shape(value_type: ir.Type) -> tuple[int, ...] | None:
-    if ir.RankedTensorType.isinstance(value_type):
+    if isinstance(value_type, ir.RankedTensorType):
         return tuple(ir.RankedTensorType(value_type).shape)
     return None
 

@@ -86,9 +86,12 @@ def request_host_devices(count: int) -> None:
 def get_backend(platform: str):
     """jaxlib's PjRt client for `platform` ('cpu', 'gpu', 'tpu')."""
     import jax
+    from jaxlib import utils as jaxlib_utils
     from jax.extend import backend as jax_backend
 
-    jax.config.update("jax_platforms", "")  # let every installed platform load
+    del jax  # imported for its side effect: backends registered
+    if not os.environ.get("SHARDPY_DEBUG"):
+        jaxlib_utils.absl_set_min_log_level(1)  # no INFO lines from PjRt on stderr
     try:
         return jax_backend.get_backend(platform)
     except RuntimeError as err:
@@ -116,41 +119,50 @@ def compile_module(client, module: ir.Module, devices: Sequence) -> object:
         compile_options=options)
 
 
-def execute_stacked(executable, devices: Sequence, stacked_inputs: Sequence) -> list:
-    """Run `executable` on arrays whose leading dim indexes the logical device.
-
-    Each input is a numpy array [N, *local_shape]; device i gets row i. Returns one
-    numpy array [N, *local_shape] per result.
-    """
+def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
+    """Put host arrays on devices: row i of each stacked array on devices[i], or
+    (unstacked) every array whole on devices[0]."""
     import jax
     import numpy as np
 
+    if not stacked:
+        return [jax.device_put(x, devices[0]) for x in arrays]
     mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
     by_device = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("devices"))
-    arrays = [jax.device_put(x, by_device) for x in stacked_inputs]
-    results = executable.execute_sharded(arrays)
+    return [jax.device_put(x, by_device) for x in arrays]
+
+
+def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> list:
+    """Run once; per result a numpy array (stacked: [devices, ...] rows in device order)."""
+    import numpy as np
+
+    results = executable.execute_sharded(_place(devices, arrays, stacked))
     per_result = results.disassemble_into_single_device_arrays()
-    return [np.concatenate([np.asarray(shard) for shard in shards]) for shards in per_result]
+    if stacked:
+        return [np.concatenate([np.asarray(s) for s in shards]) for shards in per_result]
+    return [np.asarray(shards[0]) for shards in per_result]
 
 
-def execute_stacked_timed(executable, devices: Sequence, stacked_inputs: Sequence,
-                          repeats: int) -> list[float]:
-    """Wall time of `repeats` runs (inputs already on device, results awaited)."""
+def time_executions(executable, devices: Sequence, arrays: Sequence, stacked: bool,
+                    repeats: int) -> list[float]:
+    """Wall time of `repeats` runs after one warm-up (inputs resident, results awaited)."""
     import time
 
-    import jax
-    import numpy as np
+    if repeats <= 0:
+        return []
+    placed = _place(devices, arrays, stacked)
 
-    mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
-    by_device = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("devices"))
-    arrays = [jax.device_put(x, by_device) for x in stacked_inputs]
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        results = executable.execute_sharded(arrays)
+    def once() -> None:
+        results = executable.execute_sharded(placed)
         for shards in results.disassemble_into_single_device_arrays():
             for shard in shards:
                 shard.block_until_ready()
+
+    once()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        once()
         times.append(time.perf_counter() - start)
     return times
 

@@ -131,7 +131,7 @@ class ShardingCodec:
         for i, attrs in enumerate(ir.ArrayAttr(func_op.attributes[key])):
             attrs = ir.DictAttr(attrs)
             if SHARDING_ATTR in attrs:
-                shape = tuple(ir.ShapedType(types[i]).shape) if ir.ShapedType.isinstance(
-                    types[i]) else None
+                shape = tuple(ir.RankedTensorType(types[i]).shape) if isinstance(
+                    types[i], ir.RankedTensorType) else None
                 out[i] = self.decode(attrs[SHARDING_ATTR], func_op.location, shape)
         return out

@@ -240,8 +240,8 @@ class TensorSharding:
                 ref.validate(self.mesh)
                 for prev in used:
                     if ref.overlaps(prev, self.mesh):
-                        what = "used twice" if ref == prev else f"overlaps {prev}"
-                        raise ShardingError(f"axis {ref} in {where} is {what}")
+                        what = "is used twice" if ref == prev else f"overlaps {prev}"
+                        raise ShardingError(f"axis {ref} in {where} {what}")
                 used.append(ref)
         for i, d in enumerate(self.dims):
             if d.priority is not None and d.priority < 0:

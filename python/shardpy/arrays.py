@@ -1,0 +1,166 @@
+"""Host arrays at a program's boundary: dtypes, inputs (.npz or seeded), comparison."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from .diagnostics import ShardpyError
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A ranked tensor type as plain Python: global or local shape plus numpy dtype."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    element: str  # MLIR spelling of the element type, e.g. "f32"
+
+    def with_shape(self, shape: tuple[int, ...]) -> "TensorType":
+        return TensorType(tuple(shape), self.dtype, self.element)
+
+    def __str__(self) -> str:
+        return "tensor<" + "".join(f"{n}x" for n in self.shape) + self.element + ">"
+
+
+def numpy_dtype(element: ir.Type) -> np.dtype | None:
+    import ml_dtypes  # ships with jaxlib
+
+    if isinstance(element, ir.F32Type):
+        return np.dtype(np.float32)
+    if isinstance(element, ir.F64Type):
+        return np.dtype(np.float64)
+    if isinstance(element, ir.F16Type):
+        return np.dtype(np.float16)
+    if isinstance(element, ir.BF16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(element, ir.IntegerType):
+        int_type = ir.IntegerType(element)
+        if int_type.width == 1:
+            return np.dtype(np.bool_)
+        kind = "uint" if int_type.is_unsigned else "int"
+        if int_type.width in (8, 16, 32, 64):
+            return np.dtype(f"{kind}{int_type.width}")
+    if isinstance(element, ir.ComplexType):
+        inner = numpy_dtype(ir.ComplexType(element).element_type)
+        if inner == np.float32:
+            return np.dtype(np.complex64)
+        if inner == np.float64:
+            return np.dtype(np.complex128)
+    return None
+
+
+def tensor_type(value_type: ir.Type, what: str, loc: ir.Location | None) -> TensorType:
+    """Convert a boundary type; anything but a static ranked tensor is an error."""
+    if not isinstance(value_type, ir.RankedTensorType):
+        raise ShardpyError(f"{what} has type {value_type}; only ranked tensors can cross "
+                           f"the program boundary", loc)
+    ranked = ir.RankedTensorType(value_type)
+    if not ranked.has_static_shape:
+        raise ShardpyError(f"{what} has dynamic shape {value_type}", loc)
+    dtype = numpy_dtype(ranked.element_type)
+    if dtype is None:
+        raise ShardpyError(f"{what} has element type {ranked.element_type}, which shardpy-run "
+                           f"cannot exchange with numpy", loc)
+    return TensorType(tuple(ranked.shape), dtype, str(ranked.element_type))
+
+
+def random_inputs(types: Sequence[TensorType], seed: int) -> list[np.ndarray]:
+    """Deterministic inputs: normal floats, small signed ints, fair booleans."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for t in types:
+        if t.dtype == np.bool_:
+            arrays.append(rng.random(t.shape) < 0.5)
+        elif np.issubdtype(t.dtype, np.unsignedinteger):
+            arrays.append(rng.integers(0, 16, t.shape).astype(t.dtype))
+        elif np.issubdtype(t.dtype, np.integer):
+            arrays.append(rng.integers(-8, 8, t.shape).astype(t.dtype))
+        elif np.issubdtype(t.dtype, np.complexfloating):
+            arrays.append((rng.standard_normal(t.shape) + 1j * rng.standard_normal(t.shape))
+                          .astype(t.dtype))
+        else:
+            arrays.append(rng.standard_normal(t.shape).astype(t.dtype))
+    return arrays
+
+
+def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
+    """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types."""
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
+    with archive:
+        expected = [f"arg{i}" for i in range(len(types))]
+        extra = sorted(set(archive.files) - set(expected))
+        if extra:
+            raise ShardpyError(f"'{path}' has array(s) {', '.join(extra)} but the program "
+                               f"takes {len(types)} argument(s) ({', '.join(expected) or 'none'})")
+        arrays = []
+        for key, t in zip(expected, types):
+            if key not in archive.files:
+                raise ShardpyError(f"'{path}' has no array '{key}' ({t})")
+            array = archive[key]
+            if array.shape != t.shape or array.dtype != t.dtype:
+                raise ShardpyError(
+                    f"input '{key}' does not match the argument type {t}: expected "
+                    f"{t.dtype}{list(t.shape)}, got {array.dtype}{list(array.shape)}")
+            arrays.append(array)
+    return arrays
+
+
+def npz_shapes(path: Path, count: int) -> list[tuple[int, ...] | None]:
+    """Shapes of arg0..arg{count-1} in an .npz (None where absent)."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return [archive[f"arg{i}"].shape if f"arg{i}" in archive.files else None
+                    for i in range(count)]
+    except (OSError, ValueError) as err:
+        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
+
+
+def save_outputs(path: Path, arrays: Sequence[np.ndarray]) -> None:
+    np.savez(path, **{f"out{i}": a for i, a in enumerate(arrays)})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    name: str
+    max_abs_error: float
+    ok: bool
+    detail: str = ""
+
+    def line(self) -> str:
+        verdict = "ok" if self.ok else "MISMATCH"
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"{self.name}: max abs error {self.max_abs_error:.3g} {verdict}{extra}"
+
+
+def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
+            ) -> Comparison:
+    """Floats within rtol/atol (NaN equals NaN); integers and booleans exactly."""
+    if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        return Comparison(name, float("inf"), False,
+                          f"got {actual.dtype}{list(actual.shape)}, expected "
+                          f"{expected.dtype}{list(expected.shape)}")
+    if actual.size == 0:
+        return Comparison(name, 0.0, True)
+    exact = not np.issubdtype(expected.dtype, np.inexact)
+    a = actual.astype(np.complex128 if np.iscomplexobj(actual) else np.float64)
+    e = expected.astype(a.dtype)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a - e)
+    both_nan = np.isnan(a) & np.isnan(e) if not exact else np.zeros(a.shape, bool)
+    diff = np.where(both_nan, 0.0, diff)
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    max_error = float(diff.max())
+    if exact:
+        return Comparison(name, max_error, bool(np.array_equal(actual, expected)))
+    within = diff <= atol + rtol * np.abs(e)
+    bad = int((~within).sum())
+    return Comparison(name, max_error, bad == 0,
+                      f"{bad} of {diff.size} elements outside rtol={rtol:g} atol={atol:g}"
+                      if bad else "")

@@ -1,0 +1,349 @@
+"""Run programs through jaxlib's PjRt client: the per-device program on the mesh, and the
+global program on one device as the reference.
+
+A per-device module is the partitioner's output (or hand-written): `@main` takes and
+returns per-device (local) tensors, its argument/result `sdy.sharding`s say how the
+global arrays are laid out (unreduced axes: partial values, summed on assembly), and
+its body talks to other devices only through stablehlo collectives whose replica
+groups name logical devices (partition ids).
+
+To run it, the module is wrapped so XLA executes our body, untouched, once per device:
+
+    sdy.mesh @shardpy_devices = <["devices"=N]>
+    func.func @main(%a: tensor<N x L...> {sdy.sharding = <@shardpy_devices, [{"devices"}, ...]>}) {
+      %r = sdy.manual_computation(%a) ... manual_axes={"devices"} (%l: tensor<1 x L...>) {
+        %x = stablehlo.reshape %l          // device i's local array
+        %y = func.call @shardpy_device_main(%x)
+        sdy.return (reshape %y to 1 x ...)
+      }
+      return %r
+    }
+
+Row i of every stacked array belongs to logical device i (partition id i). The host
+splits global inputs into rows with the model's `device_slices` and assembles results
+the same way, so the layout logic lives in one place (`sharding.py`) and is checked on
+every run: replicas that must agree are compared.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import func, sdy, stablehlo
+
+from . import jaxlib_bridge
+from .arrays import tensor_type
+from .diagnostics import ShardpyError
+from .ir_utils import collect_ops, filter_signature_attrs, public_main
+from .sdy_codec import ShardingCodec, encode_axis
+from .sharding import AxisRef, TensorSharding
+
+PER_DEVICE_ATTR = "shardpy.per_device"
+DEVICE_MAIN = "shardpy_device_main"
+DEVICES_MESH = "shardpy_devices"
+DEVICES_AXIS = "devices"
+
+
+@dataclass(frozen=True)
+class BoundaryValue:
+    """One argument or result of `@main`."""
+
+    name: str  # arg0, out0, ...
+    type: TensorType
+    sharding: TensorSharding | None
+
+
+@dataclass(frozen=True)
+class Signature:
+    args: tuple[BoundaryValue, ...]
+    results: tuple[BoundaryValue, ...]
+
+
+def entry_function(module: ir.Operation):
+    main = public_main(module)
+    if main is None:
+        raise ShardpyError("the module has no @main (or single public) function to run",
+                           module.location)
+    return main
+
+
+def signature(module: ir.Operation) -> Signature:
+    """Types and shardings of `@main`'s arguments and results."""
+    main = entry_function(module)
+    codec = ShardingCodec.for_module(module)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    arg_shardings = codec.func_arg_shardings(main)
+    res_shardings = codec.func_result_shardings(main)
+    args = tuple(BoundaryValue(f"arg{i}", tensor_type(t, f"argument {i}", main.location), s)
+                 for i, (t, s) in enumerate(zip(ftype.inputs, arg_shardings)))
+    results = tuple(BoundaryValue(f"out{i}", tensor_type(t, f"result {i}", main.location), s)
+                    for i, (t, s) in enumerate(zip(ftype.results, res_shardings)))
+    return Signature(args, results)
+
+
+def is_per_device(module: ir.Operation) -> bool:
+    return PER_DEVICE_ATTR in module.attributes
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def device_count(module: ir.Operation, sig: Signature) -> int:
+    """Devices the program needs: every mesh's devices, at least mhlo.num_partitions."""
+    count = 1
+    if "mhlo.num_partitions" in module.attributes:
+        count = ir.IntegerAttr(module.attributes["mhlo.num_partitions"]).value
+    for value in sig.args + sig.results:
+        if value.sharding is not None and not value.sharding.mesh.is_empty:
+            count = max(count, max(value.sharding.mesh.devices) + 1)
+    return count
+
+
+def local_type(value: BoundaryValue) -> tuple[int, ...]:
+    shape = value.type.shape
+    return value.sharding.local_shape(shape) if value.sharding else shape
+
+
+def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,
+                 num_devices: int) -> np.ndarray:
+    """[num_devices, *local_shape]: row d is what logical device d holds (zero padded)."""
+    rows = np.zeros((num_devices, *local_shape), array.dtype)
+    for device in range(num_devices):
+        slices = (tuple(slice(0, n) for n in array.shape) if sharding is None
+                  else sharding.device_slices(array.shape, device))
+        if slices is None:
+            continue  # not in this value's mesh: holds nothing
+        piece = array[slices]
+        rows[device][tuple(slice(0, n) for n in piece.shape)] = piece
+    return rows
+
+
+@dataclass
+class Assembled:
+    array: np.ndarray
+    replica_divergence: float  # max |difference| between devices that must agree
+
+
+def assemble_global(rows: np.ndarray, sharding: TensorSharding | None,
+                    global_shape: tuple[int, ...]) -> Assembled:
+    """Inverse of split_global: sum unreduced partials, check replicas agree."""
+    num_devices = rows.shape[0]
+    chosen: dict[tuple, tuple[tuple[slice, ...], np.ndarray]] = {}
+    divergence = 0.0
+    for device in range(num_devices):
+        if sharding is None:
+            slices, key = tuple(slice(0, n) for n in global_shape), ()
+        else:
+            slices = sharding.device_slices(global_shape, device)
+            if slices is None:
+                continue
+            key = (sharding.shard_index(device), sharding.unreduced_index(device))
+        piece = rows[device][tuple(slice(0, s.stop - s.start) for s in slices)]
+        if key in chosen:
+            divergence = max(divergence, _max_difference(chosen[key][1], piece))
+        else:
+            chosen[key] = (slices, piece)
+    out = np.zeros(global_shape, rows.dtype)
+    for slices, piece in chosen.values():
+        out[slices] = out[slices] + piece if sharding is not None and sharding.unreduced \
+            else piece
+    return Assembled(out, divergence)
+
+
+def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
+    if a.size == 0:
+        return 0.0
+    if not np.issubdtype(a.dtype, np.inexact):
+        return 0.0 if np.array_equal(a, b) else float("inf")
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a.astype(np.complex128 if np.iscomplexobj(a) else np.float64) - b)
+    same_nan = np.isnan(a) & np.isnan(b)
+    return float(np.where(same_nan, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
+
+
+# --------------------------------------------------------------------------- wrapping
+
+
+def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get([n, *shape], dtype_type)
+
+
+def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
+    """A new module whose @main runs `module`'s @main on every device (see top)."""
+    context = module.context
+    with context, module.location:
+        wrapped = ir.Module.create()
+        for op in module.regions[0].blocks[0].operations:
+            if op.operation.name != "sdy.mesh":
+                op.operation.clone(ip=ir.InsertionPoint(wrapped.body))
+        for name in list(module.attributes):
+            if name not in ("sym_name", PER_DEVICE_ATTR):
+                wrapped.operation.attributes[name] = module.attributes[name]
+        wrapped.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), num_devices)
+        wrapped.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), 1)
+        _strip_sdy(wrapped.operation)
+        device_main = entry_function(wrapped.operation)
+        old_name = ir.StringAttr(device_main.attributes["sym_name"]).value
+        ir.SymbolTable.replace_all_symbol_uses(old_name, DEVICE_MAIN, wrapped.operation)
+        ir.SymbolTable.set_symbol_name(device_main, DEVICE_MAIN)
+        ir.SymbolTable.set_visibility(device_main, "private")
+        _add_manual_main(wrapped, device_main, num_devices)
+    return wrapped
+
+
+def _strip_sdy(module: ir.Operation) -> None:
+    for op in collect_ops(module):
+        if op.name.startswith("sdy."):
+            raise ShardpyError(
+                f"the per-device module still contains '{op.name}': partitioning did not "
+                f"finish (per-device code talks through stablehlo collectives only)",
+                op.location)
+        for name in list(op.attributes):
+            if name.startswith("sdy."):
+                del op.attributes[name]
+        if op.name == "func.func":
+            filter_signature_attrs(op, lambda n: n.startswith("sdy.") or n == "mhlo.sharding")
+
+
+def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
+    ftype = ir.FunctionType(ir.TypeAttr(device_main.attributes["function_type"]).value)
+    local_in = [ir.RankedTensorType(t) for t in ftype.inputs]
+    local_out = [ir.RankedTensorType(t) for t in ftype.results]
+    stacked_in = [_stacked(t.shape, t.element_type, n) for t in local_in]
+    stacked_out = [_stacked(t.shape, t.element_type, n) for t in local_out]
+    row_in = [_stacked(t.shape, t.element_type, 1) for t in local_in]
+    row_out = [_stacked(t.shape, t.element_type, 1) for t in local_out]
+
+    body = wrapped.body
+    first = body.operations[0] if len(body.operations) else None
+    ip = ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(body)
+    sdy.MeshOp(DEVICES_MESH, sdy.MeshAttr.get([sdy.MeshAxisAttr.get(DEVICES_AXIS, n)]), ip=ip)
+
+    def by_device(rank: int) -> ir.Attribute:
+        dims = [sdy.DimensionShardingAttr.get([encode_axis(AxisRef(DEVICES_AXIS))], True)]
+        dims += [sdy.DimensionShardingAttr.get([], True) for _ in range(rank)]
+        return sdy.TensorShardingAttr.get(DEVICES_MESH, dims)
+
+    main = func.FuncOp("main", ir.FunctionType.get(stacked_in, stacked_out),
+                       ip=ir.InsertionPoint(body))
+    main.attributes["arg_attrs"] = ir.ArrayAttr.get(
+        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_in])
+    main.attributes["res_attrs"] = ir.ArrayAttr.get(
+        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_out])
+    entry = main.add_entry_block()
+    with ir.InsertionPoint(entry):
+        manual = sdy.ManualComputationOp(
+            stacked_out, list(entry.arguments),
+            sdy.TensorShardingPerValueAttr.get([by_device(t.rank) for t in local_in]),
+            sdy.TensorShardingPerValueAttr.get([by_device(t.rank) for t in local_out]),
+            sdy.ManualAxesAttr.get([ir.StringAttr.get(DEVICES_AXIS)]))
+        block = manual.regions[0].blocks.append(*row_in)
+        with ir.InsertionPoint(block):
+            locals_ = [stablehlo.ReshapeOp(t, a).result for t, a in zip(local_in, block.arguments)]
+            call = func.CallOp(local_out, ir.FlatSymbolRefAttr.get(DEVICE_MAIN), locals_)
+            rows = [stablehlo.ReshapeOp(t, r).result for t, r in zip(row_out, call.results)]
+            sdy.ReturnOp(rows)
+        func.ReturnOp(list(manual.results))
+
+
+# --------------------------------------------------------------------------- execution
+
+
+@dataclass
+class RunResult:
+    outputs: list[np.ndarray]
+    replica_divergence: list[float] = field(default_factory=list)
+    compile_seconds: float = 0.0
+    run_seconds: list[float] = field(default_factory=list)
+
+
+class Executor:
+    """A PjRt client and the devices it lends us."""
+
+    def __init__(self, platform: str = "cpu"):
+        self.platform = platform
+        self.client = jaxlib_bridge.get_backend(platform)
+
+    def devices(self, count: int) -> list:
+        return jaxlib_bridge.devices_for(self.client, count)
+
+    def run_per_device(self, module: ir.Operation, global_sig: Signature,
+                       inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
+        """Run a per-device module; `global_sig` gives the global types of @main."""
+        local_sig = signature(module)
+        num_devices = device_count(module, local_sig)
+        _check_local_types(local_sig, global_sig)
+        devices = self.devices(num_devices)
+        wrapped = wrap_per_device(module, num_devices)
+        start = time.perf_counter()
+        executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
+        compiled = time.perf_counter() - start
+        # The per-device module's shardings define the layout its @main expects.
+        rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
+                for x, lv in zip(inputs, local_sig.args)]
+        outputs_rows = jaxlib_bridge.execute(executable, devices, rows, stacked=True)
+        times = jaxlib_bridge.time_executions(executable, devices, rows, True, repeats)
+        assembled = [assemble_global(r, lv.sharding, gv.type.shape)
+                     for r, lv, gv in zip(outputs_rows, local_sig.results, global_sig.results)]
+        return RunResult([a.array for a in assembled], [a.replica_divergence for a in assembled],
+                         compiled, times)
+
+    def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
+                   repeats: int = 0) -> RunResult:
+        """Run a module without shardings on one device (the reference)."""
+        devices = self.devices(1)
+        with module.context, module.location:
+            single = ir.Module.create()
+            for op in module.regions[0].blocks[0].operations:
+                op.operation.clone(ip=ir.InsertionPoint(single.body))
+            for name in list(module.attributes):
+                single.operation.attributes[name] = module.attributes[name]
+        start = time.perf_counter()
+        executable = jaxlib_bridge.compile_module(self.client, single, devices)
+        compiled = time.perf_counter() - start
+        outputs = jaxlib_bridge.execute(executable, devices, list(inputs), stacked=False)
+        times = jaxlib_bridge.time_executions(executable, devices, list(inputs), False, repeats)
+        return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+def _check_local_types(local_sig: Signature, global_sig: Signature) -> None:
+    if len(local_sig.args) != len(global_sig.args) or \
+            len(local_sig.results) != len(global_sig.results):
+        raise ShardpyError(
+            f"the per-device @main has {len(local_sig.args)} arguments and "
+            f"{len(local_sig.results)} results; the global program has "
+            f"{len(global_sig.args)} and {len(global_sig.results)}")
+    for lv, gv in zip(local_sig.args + local_sig.results, global_sig.args + global_sig.results):
+        expected = local_type(BoundaryValue(gv.name, gv.type, lv.sharding))
+        if lv.type.shape != expected or lv.type.dtype != gv.type.dtype:
+            where = f"for sharding {lv.sharding}" if lv.sharding else "(no sharding: replicated)"
+            raise ShardpyError(
+                f"{lv.name}: the per-device type is {lv.type} but global "
+                f"{gv.type} {where} gives local shape {list(expected)}")
+
+
+def global_signature_of_per_device(module: ir.Operation,
+                                   arg_shapes: Sequence[tuple[int, ...]] | None = None
+                                   ) -> Signature:
+    """Global types of a per-device module that came without its global program.
+
+    Argument shapes come from the given inputs when known (uneven dims need them),
+    otherwise local shape x shards; results always local x shards.
+    """
+    local = signature(module)
+
+    def globalize(value: BoundaryValue, shape=None) -> BoundaryValue:
+        if shape is None:
+            shards = [value.sharding.dim_shards(i) if value.sharding else 1
+                      for i in range(len(value.type.shape))]
+            shape = tuple(n * s for n, s in zip(value.type.shape, shards))
+        return BoundaryValue(value.name, value.type.with_shape(shape), value.sharding)
+
+    shapes = arg_shapes or [None] * len(local.args)
+    return Signature(tuple(globalize(v, s) for v, s in zip(local.args, shapes)),
+                     tuple(globalize(v) for v in local.results))

@@ -1,0 +1,197 @@
+"""shardpy-run: run a module on its mesh through jaxlib's PjRt client.
+
+    shardpy-run model.mlir --check              # partition, run on the mesh, compare with
+                                                # the unpartitioned program on one device
+    shardpy-run model.mlir --reference --stats  # the global program only, plus IR statistics
+    shardpy-run per_device.mlir --per-device --inputs in.npz --expected out.npz
+
+Global modules go through the shardpy pipeline (--pass-pipeline, default
+shardpy-partition) to a per-device module, which runs on N devices (N from the
+meshes); modules marked `shardpy.per_device` (or --per-device) run as they are.
+On CPU, N host devices are created automatically (--devices to choose more).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from shardpy import arrays, irio
+from shardpy.cli import run_tool
+from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+from shardpy.jaxlib_bridge import make_context, request_host_devices
+from shardpy.pipeline import Pipeline, PipelineOptions, registered_passes
+
+DEFAULT_PIPELINE = "shardpy-partition"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="shardpy-run", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", help="module to run (.mlir text or bytecode; '-' for stdin)")
+    p.add_argument("--inputs", type=Path, help=".npz with arrays arg0, arg1, ... (global shapes)")
+    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
+    p.add_argument("--reference", action="store_true",
+                   help="run only the global program, unpartitioned, on one device")
+    p.add_argument("--check", action="store_true",
+                   help="run partitioned and reference, compare; exit 1 on mismatch")
+    p.add_argument("--expected", type=Path,
+                   help=".npz with out0, out1, ...: compare the outputs against these")
+    p.add_argument("--per-device", action="store_true",
+                   help="the input is already a per-device module: run it as it is")
+    p.add_argument("--pass-pipeline", help=f"pipeline to partition with (default {DEFAULT_PIPELINE})")
+    p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance (floats)")
+    p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (floats)")
+    p.add_argument("--output", type=Path, help="write outputs to this .npz (out0, out1, ...)")
+    p.add_argument("--benchmark", type=int, default=0, metavar="N",
+                   help="time N runs after a warm-up; report the median")
+    p.add_argument("--report", type=Path, help="write a JSON report (passes, collectives, times)")
+    p.add_argument("--stats", action="store_true", help="print IR statistics of the modules")
+    p.add_argument("--platform", default="cpu", choices=["cpu", "gpu", "tpu"])
+    p.add_argument("--devices", type=int,
+                   help="number of CPU host devices (default: what the mesh needs)")
+    p.add_argument("--no-verify-each", action="store_true")
+    return p
+
+
+def _print_outputs(outputs) -> None:
+    for i, out in enumerate(outputs):
+        summary = ""
+        if out.size and out.dtype.kind in "fiub":
+            as_float = out.astype("float64")
+            summary = f" sum={as_float.sum():.6g} min={as_float.min():.6g} max={as_float.max():.6g}"
+        print(f"out{i}: {out.dtype}{list(out.shape)}{summary}")
+
+
+def main_body(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.reference and args.check:
+        raise ShardpyError("--reference and --check exclude each other (--check runs both)")
+    context = make_context()
+    engine = DiagnosticEngine(irio.display_name(args.input))
+    report: dict = {"input": args.input, "platform": args.platform}
+
+    from shardpy import runtime, stats
+
+    with engine.capturing(context):
+        module = irio.load_module(args.input, context, engine)
+        if module is None:
+            engine.flush()
+            return 1
+        op = module.operation
+        per_device = args.per_device or runtime.is_per_device(op)
+        if per_device and (args.reference or args.check) and not args.expected:
+            raise ShardpyError("a per-device module has no global program to run as the "
+                               "reference; compare with --expected OUT.npz instead")
+        if args.stats:
+            print("== global module" if not per_device else "== per-device module")
+            print(stats.module_stats(op).summary())
+
+        # Global types and inputs come from the module as given.
+        input_shapes = None
+        if per_device and args.inputs:  # uneven global shapes are only known from the inputs
+            input_shapes = arrays.npz_shapes(args.inputs, len(runtime.signature(op).args))
+        global_sig = (runtime.global_signature_of_per_device(op, input_shapes) if per_device
+                      else runtime.signature(op))
+        arg_types = [v.type for v in global_sig.args]
+        inputs = (arrays.load_inputs(args.inputs, arg_types) if args.inputs
+                  else arrays.random_inputs(arg_types, args.seed))
+        reference_module = None if per_device else op.clone()
+
+        run_partitioned = not args.reference
+        if run_partitioned and not per_device:
+            text = args.pass_pipeline if args.pass_pipeline is not None else DEFAULT_PIPELINE
+            if args.pass_pipeline is None and DEFAULT_PIPELINE not in registered_passes():
+                raise ShardpyError(
+                    f"the default pipeline '{DEFAULT_PIPELINE}' is not available yet; run "
+                    f"with --reference, give --pass-pipeline, or pass a per-device module")
+            pipeline = Pipeline(text, context, engine, PipelineOptions(
+                verify_each=not args.no_verify_each, record_steps=True))
+            ok = pipeline.run(module)
+            report["pipeline"] = pipeline.text
+            report["passes"] = [{"name": s.name, "seconds": s.seconds} for s in pipeline.steps]
+            if not ok:
+                engine.flush()
+                return 1
+            if args.stats:
+                print("== per-device module")
+                print(stats.module_stats(op).summary())
+        engine.flush()
+
+        num_devices = 1
+        if run_partitioned:
+            num_devices = runtime.device_count(op, runtime.signature(op))
+            report["per_device_module"] = stats.module_stats(op).to_json()
+        if args.platform == "cpu":
+            request_host_devices(max(num_devices, args.devices or 0))
+        executor = runtime.Executor(args.platform)
+        report["devices"] = num_devices
+
+        results = {}
+        if run_partitioned:
+            results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
+        if args.reference or args.check:
+            from shardpy.passes.strip_shardings import StripShardings
+
+            with context, reference_module.location:
+                StripShardings().run(reference_module)
+            results["reference"] = executor.run_global(reference_module, inputs, args.benchmark)
+        engine.flush()
+
+    main_result = results.get("partitioned") or results["reference"]
+    _print_outputs(main_result.outputs)
+    report["run"] = {}
+    for name, result in results.items():
+        entry = {"compile_seconds": result.compile_seconds}
+        if result.run_seconds:
+            entry["median_seconds"] = statistics.median(result.run_seconds)
+            entry["runs"] = len(result.run_seconds)
+            print(f"{name}: median {entry['median_seconds'] * 1e3:.3f} ms over "
+                  f"{entry['runs']} runs")
+        report["run"][name] = entry
+
+    failed = False
+    expected = None
+    if args.check:
+        expected = results["reference"].outputs
+    if args.expected:
+        expected = _load_expected(args.expected, len(main_result.outputs))
+    if expected is not None:
+        comparisons = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
+                       for i, (a, e) in enumerate(zip(main_result.outputs, expected))]
+        for i, divergence in enumerate(main_result.replica_divergence):
+            if divergence > args.atol:
+                comparisons.append(arrays.Comparison(
+                    f"out{i} replicas", divergence, False,
+                    "devices holding the same shard disagree"))
+        for c in comparisons:
+            print(c.line())
+        failed = not all(c.ok for c in comparisons)
+        print("check: FAIL" if failed else "check: PASS")
+        report["check"] = [{"name": c.name, "max_abs_error": c.max_abs_error, "ok": c.ok}
+                           for c in comparisons]
+    if args.output:
+        arrays.save_outputs(args.output, main_result.outputs)
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=2, default=float) + "\n")
+    return 1 if failed else 0
+
+
+def _load_expected(path: Path, count: int):
+    import numpy as np
+
+    with np.load(path) as archive:
+        missing = [f"out{i}" for i in range(count) if f"out{i}" not in archive.files]
+        if missing:
+            raise ShardpyError(f"'{path}' lacks {', '.join(missing)}")
+        return [archive[f"out{i}"] for i in range(count)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_tool("shardpy-run", main_body, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
