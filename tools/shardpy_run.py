@@ -65,6 +65,18 @@ def _print_outputs(outputs) -> None:
         print(f"out{i}: {out.dtype}{list(out.shape)}{summary}")
 
 
+def _print_boundary(module) -> None:
+    """Meshes and @main's argument/result types with their shardings."""
+    from shardpy import runtime
+    from shardpy.sdy_codec import module_meshes
+
+    for name, mesh in module_meshes(module).items():
+        print(f"mesh @{name} = {mesh}")
+    sig = runtime.signature(module)
+    for value in sig.args + sig.results:
+        print(f"{value.name}: {value.type} {value.sharding or '(no sharding)'}")
+
+
 def main_body(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     if args.reference and args.check:
@@ -87,6 +99,7 @@ def main_body(argv: list[str]) -> int:
                                "reference; compare with --expected OUT.npz instead")
         if args.stats:
             print("== global module" if not per_device else "== per-device module")
+            _print_boundary(op)
             print(stats.module_stats(op).summary())
 
         # Global types and inputs come from the module as given.
