@@ -67,6 +67,10 @@ class HostDeviceCountError(RuntimeError):
     pass
 
 
+class BackendError(RuntimeError):
+    """XLA or PjRt refused a program (compile or run); the message is XLA's."""
+
+
 def request_host_devices(count: int) -> None:
     """Ask XLA's CPU client for `count` host devices. Must run before jax starts."""
     flag = f"--xla_force_host_platform_device_count={count}"
@@ -114,9 +118,12 @@ def compile_module(client, module: ir.Module, devices: Sequence) -> object:
         device_assignment=np.array(devices).reshape(1, len(devices)),
     )
     options.executable_build_options.use_shardy_partitioner = True
-    return client.compile_and_load(
-        module, executable_devices=xla_client.DeviceList(tuple(devices)),
-        compile_options=options)
+    try:
+        return client.compile_and_load(
+            module, executable_devices=xla_client.DeviceList(tuple(devices)),
+            compile_options=options)
+    except Exception as err:  # JaxRuntimeError: XLA's own message says what it refused
+        raise BackendError(f"XLA could not compile the program: {err}") from None
 
 
 def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
@@ -136,7 +143,10 @@ def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> l
     """Run once; per result a numpy array (stacked: [devices, ...] rows in device order)."""
     import numpy as np
 
-    results = executable.execute_sharded(_place(devices, arrays, stacked))
+    try:
+        results = executable.execute_sharded(_place(devices, arrays, stacked))
+    except Exception as err:
+        raise BackendError(f"PjRt could not run the program: {err}") from None
     per_result = results.disassemble_into_single_device_arrays()
     if stacked:
         return [np.concatenate([np.asarray(s) for s in shards]) for shards in per_result]

@@ -173,20 +173,12 @@ def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTens
 
 def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
     """A new module whose @main runs `module`'s @main on every device (see top)."""
-    context = module.context
-    with context, module.location:
-        wrapped = ir.Module.create()
-        for op in module.regions[0].blocks[0].operations:
-            if op.operation.name != "sdy.mesh":
-                op.operation.clone(ip=ir.InsertionPoint(wrapped.body))
-        for name in list(module.attributes):
-            if name not in ("sym_name", PER_DEVICE_ATTR):
-                wrapped.operation.attributes[name] = module.attributes[name]
+    wrapped = strip_to_body(module)
+    with module.context, module.location:
         wrapped.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), num_devices)
         wrapped.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), 1)
-        _strip_sdy(wrapped.operation)
         device_main = entry_function(wrapped.operation)
         old_name = ir.StringAttr(device_main.attributes["sym_name"]).value
         ir.SymbolTable.replace_all_symbol_uses(old_name, DEVICE_MAIN, wrapped.operation)
@@ -278,37 +270,65 @@ class Executor:
         local_sig = signature(module)
         num_devices = device_count(module, local_sig)
         _check_local_types(local_sig, global_sig)
-        devices = self.devices(num_devices)
-        wrapped = wrap_per_device(module, num_devices)
-        start = time.perf_counter()
-        executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
-        compiled = time.perf_counter() - start
         # The per-device module's shardings define the layout its @main expects.
         rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
                 for x, lv in zip(inputs, local_sig.args)]
-        outputs_rows = jaxlib_bridge.execute(executable, devices, rows, stacked=True)
-        times = jaxlib_bridge.time_executions(executable, devices, rows, True, repeats)
+        if num_devices == 1:
+            # XLA skips SPMD partitioning for one partition, so no manual region: run
+            # the body itself on the single device.
+            result = self._compile_and_run(strip_to_body(module), 1, [r[0] for r in rows],
+                                           False, repeats)
+            result.outputs = [o[None] for o in result.outputs]
+        else:
+            result = self._compile_and_run(wrap_per_device(module, num_devices), num_devices,
+                                           rows, True, repeats)
         assembled = [assemble_global(r, lv.sharding, gv.type.shape)
-                     for r, lv, gv in zip(outputs_rows, local_sig.results, global_sig.results)]
-        return RunResult([a.array for a in assembled], [a.replica_divergence for a in assembled],
-                         compiled, times)
+                     for r, lv, gv in zip(result.outputs, local_sig.results, global_sig.results)]
+        result.outputs = [a.array for a in assembled]
+        result.replica_divergence = [a.replica_divergence for a in assembled]
+        return result
 
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
         """Run a module without shardings on one device (the reference)."""
-        devices = self.devices(1)
-        with module.context, module.location:
-            single = ir.Module.create()
-            for op in module.regions[0].blocks[0].operations:
-                op.operation.clone(ip=ir.InsertionPoint(single.body))
-            for name in list(module.attributes):
-                single.operation.attributes[name] = module.attributes[name]
-        start = time.perf_counter()
-        executable = jaxlib_bridge.compile_module(self.client, single, devices)
-        compiled = time.perf_counter() - start
-        outputs = jaxlib_bridge.execute(executable, devices, list(inputs), stacked=False)
-        times = jaxlib_bridge.time_executions(executable, devices, list(inputs), False, repeats)
+        return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
+
+    def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
+                         stacked: bool, repeats: int) -> RunResult:
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, module, devices)
+            compiled = time.perf_counter() - start
+            outputs = jaxlib_bridge.execute(executable, devices, inputs, stacked)
+            times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+def _copy(module: ir.Operation) -> ir.Module:
+    with module.context, module.location:
+        copy = ir.Module.create()
+        for op in module.regions[0].blocks[0].operations:
+            op.operation.clone(ip=ir.InsertionPoint(copy.body))
+        for name in list(module.attributes):
+            copy.operation.attributes[name] = module.attributes[name]
+    return copy
+
+
+def strip_to_body(module: ir.Operation) -> ir.Module:
+    """The per-device module without meshes or sdy attributes (for one device)."""
+    copy = _copy(module)
+    with module.context:
+        for op in list(copy.body.operations):
+            if op.operation.name == "sdy.mesh":
+                op.operation.erase()
+        for name in ("sym_name", PER_DEVICE_ATTR, "mhlo.num_partitions"):
+            if name in copy.operation.attributes:
+                del copy.operation.attributes[name]
+        _strip_sdy(copy.operation)
+    return copy
 
 
 def _check_local_types(local_sig: Signature, global_sig: Signature) -> None:
