@@ -97,9 +97,10 @@ def main_body(argv: list[str]) -> int:
         verify_each=not args.no_verify_each, timing=args.timing,
         print_ir_after_all=args.mlir_print_ir_after_all, dump_dir=args.dump_dir)
     name = irio.display_name(args.input)
-    data = irio.read_input(args.input) if args.input == "-" or Path(args.input).exists() else None
-    if data is None:
-        raise ShardpyError(f"cannot open input file '{args.input}': no such file")
+    try:
+        data = irio.read_input(args.input)
+    except OSError as err:
+        raise ShardpyError(f"cannot open input file '{args.input}': {err.strerror}") from None
 
     if irio.is_bytecode(data):
         if args.split_input_file or args.verify_diagnostics:
@@ -130,9 +131,7 @@ def main_body(argv: list[str]) -> int:
             outputs.append(irio.module_bytecode(module) if args.emit_bytecode
                            else irio.module_text(module, args.mlir_print_debuginfo))
 
-    if args.verify_diagnostics:
-        return 1 if failed else 0
-    if outputs:
+    if outputs:  # with --verify-diagnostics too, as mlir-opt does
         if args.emit_bytecode:
             irio.write_output(b"".join(outputs), args.output)  # type: ignore[arg-type]
         else:
