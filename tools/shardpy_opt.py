@@ -64,6 +64,8 @@ def split_pass_flags(argv: list[str], parser: argparse.ArgumentParser
     rest, passes = [], []
     for arg in argv:
         flag, eq, opts = arg.partition("=")
+        if flag[:1] == "-" and flag[:2] != "--" and "-" + flag in tool_flags:
+            arg, flag = "-" + arg, "-" + flag  # mlir-opt style: -split-input-file
         if arg.startswith("-") and arg != "-" and flag not in tool_flags:
             passes.append(PipelineElement(flag.lstrip("-"), opts.strip("'\"") if eq else None))
         else:
@@ -102,6 +104,7 @@ def main_body(argv: list[str]) -> int:
     except OSError as err:
         raise ShardpyError(f"cannot open input file '{args.input}': {err.strerror}") from None
 
+    pipeline = Pipeline(elements, context, options)  # bad pipelines fail before parsing
     if irio.is_bytecode(data):
         if args.split_input_file or args.verify_diagnostics:
             raise ShardpyError("--split-input-file and --verify-diagnostics need text input")
@@ -115,9 +118,8 @@ def main_body(argv: list[str]) -> int:
     for chunk in chunks:
         engine = DiagnosticEngine(name)
         with engine.capturing(context):
-            pipeline = Pipeline(elements, context, engine, options)
             module = irio.parse_module(chunk.text, context, engine, chunk.first_line)
-            ok = module is not None and pipeline.run(module)
+            ok = module is not None and pipeline.run(module, engine)
         if args.verify_diagnostics:
             problems = verify(engine.diagnostics, collect_expected(chunk.text, chunk.first_line),
                               name)
@@ -127,15 +129,19 @@ def main_body(argv: list[str]) -> int:
         else:
             engine.flush()
             failed |= not ok
-        if ok:
-            outputs.append(irio.module_bytecode(module) if args.emit_bytecode
-                           else irio.module_text(module, args.mlir_print_debuginfo))
-
-    if outputs:  # with --verify-diagnostics too, as mlir-opt does
         if args.emit_bytecode:
-            irio.write_output(b"".join(outputs), args.output)  # type: ignore[arg-type]
-        else:
-            irio.write_output(f"\n{irio.SPLIT_MARKER}\n".join(outputs), args.output)
+            outputs.append(irio.module_bytecode(module) if ok else b"")
+        else:  # a failed chunk keeps its place (an empty chunk), as in mlir-opt
+            outputs.append(irio.module_text(module, args.mlir_print_debuginfo) if ok else "")
+
+    # Like mlir-opt: an output file is only kept when everything succeeded; stdout gets
+    # what succeeded (also under --verify-diagnostics, so its output can be FileChecked).
+    if failed and args.output != "-" and not args.verify_diagnostics:
+        return 1
+    if args.emit_bytecode:
+        irio.write_output(b"".join(outputs), args.output)  # type: ignore[arg-type]
+    elif any(outputs):
+        irio.write_output(f"{irio.SPLIT_MARKER}\n".join(outputs), args.output)
     return 1 if failed else 0
 
 

@@ -120,9 +120,9 @@ def main_body(argv: list[str]) -> int:
                 raise ShardpyError(
                     f"the default pipeline '{DEFAULT_PIPELINE}' is not available yet; run "
                     f"with --reference, give --pass-pipeline, or pass a per-device module")
-            pipeline = Pipeline(text, context, engine, PipelineOptions(
+            pipeline = Pipeline(text, context, PipelineOptions(
                 verify_each=not args.no_verify_each, record_steps=True))
-            ok = pipeline.run(module)
+            ok = pipeline.run(module, engine)
             report["pipeline"] = pipeline.text
             report["passes"] = [{"name": s.name, "seconds": s.seconds} for s in pipeline.steps]
             if not ok:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import re
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -254,15 +255,16 @@ class PipelineOptions:
 class Pipeline:
     """A parsed pipeline bound to a context, runnable on modules."""
 
-    def __init__(self, text_or_elements, context: ir.Context, engine: DiagnosticEngine,
+    def __init__(self, text_or_elements, context: ir.Context,
                  options: PipelineOptions | None = None):
         self.elements = (parse_pipeline(text_or_elements)
                          if isinstance(text_or_elements, str) else list(text_or_elements))
         self.context = context
-        self.engine = engine
         self.options = options or PipelineOptions()
         self.steps: list[StepRecord] = []
+        self.engine = DiagnosticEngine()
         self._check_elements()
+        self._build(instrumented=False)  # unknown passes and bad options fail before any input
 
     def _check_elements(self) -> None:
         passes = registered_passes()
@@ -280,11 +282,12 @@ class Pipeline:
     def text(self) -> str:
         return pipeline_text(self.elements)
 
-    def _build(self) -> passmanager.PassManager:
+    def _build(self, instrumented: bool = True) -> passmanager.PassManager:
         passes = registered_passes()
         pm = passmanager.PassManager("builtin.module", context=self.context)
         pm.enable_verifier(self.options.verify_each)
-        instrument = self.options.dump_dir is not None or self.options.record_steps
+        instrument = instrumented and (self.options.dump_dir is not None
+                                       or self.options.record_steps)
         if instrument:
             pm.add(self._marker(None), name="ShardpyInstrument", argument="shardpy-instrument")
         for index, element in enumerate(self.elements):
@@ -294,13 +297,12 @@ class Pipeline:
                 pm.add(self._python_pass(info, instance), name=info.cls.__name__,
                        argument=info.name)
             else:
-                try:
-                    pm.add(element.text())
-                except ValueError as err:
-                    raise ShardpyError(_native_pipeline_error(element, err)) from None
+                _add_native(pm, element)
             if instrument:
                 pm.add(self._marker((index, element)), name="ShardpyInstrument",
                        argument="shardpy-instrument")
+        if not instrumented:
+            return pm
         if self.options.print_ir_after_all:
             self.context.enable_multithreading(False)  # MLIR requires it for IR printing
             pm.enable_ir_printing(print_after_all=True, print_module_scope=True)
@@ -309,9 +311,8 @@ class Pipeline:
         return pm
 
     def _python_pass(self, info: PassInfo, instance) -> Callable:
-        engine = self.engine
-
         def run(op: ir.Operation, pass_) -> None:
+            engine = self.engine
             try:
                 with op.context, ir.Location.unknown():  # passes build attributes and ops
                     instance.run(op)
@@ -341,8 +342,9 @@ class Pipeline:
 
         return run
 
-    def run(self, module: ir.Module) -> bool:
-        """Run on `module`; diagnostics go to the engine. True on success."""
+    def run(self, module: ir.Module, engine: DiagnosticEngine) -> bool:
+        """Run on `module`; diagnostics go to `engine`. True on success."""
+        self.engine = engine
         self.steps = []
         self._last_mark = time.perf_counter()
         pm = self._build()
@@ -360,6 +362,22 @@ def _dump(directory: Path, index: int, name: str, op: ir.Operation) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
     (directory / f"{index:02d}_{safe}.mlir").write_text(op.get_asm(large_elements_limit=None))
+
+
+def _add_native(pm: passmanager.PassManager, element: PipelineElement) -> None:
+    """Add a native element; like mlir-opt, nest op-specific passes implicitly
+    (`sdy-populate-op-sharding-rules` on a module runs on each func.func)."""
+    try:
+        pm.add(element.text())
+        return
+    except ValueError as err:
+        anchor = re.search(r"restricted to '([\w.]+)'", str(err))
+        if anchor is None:
+            raise ShardpyError(_native_pipeline_error(element, err)) from None
+    try:
+        pm.add(f"{anchor.group(1)}({element.text()})")
+    except ValueError as err:
+        raise ShardpyError(_native_pipeline_error(element, err)) from None
 
 
 def _native_pipeline_error(element: PipelineElement, err: ValueError) -> str:
