@@ -74,7 +74,7 @@ def module(ctx):
 def run(text, context, module, **opts):
     engine = DiagnosticEngine("test.mlir")
     with engine.capturing(context):
-        ok = Pipeline(text, context, engine, PipelineOptions(**opts)).run(module)
+        ok = Pipeline(text, context, PipelineOptions(**opts)).run(module, engine)
     return ok, engine
 
 
@@ -131,9 +131,8 @@ def test_python_and_native_passes_run_in_order(context, module):
 
 
 def test_shardpy_pass_nested_under_func_is_rejected(context):
-    engine = DiagnosticEngine()
     with pytest.raises(ShardpyError, match="nested under 'func.func'"):
-        Pipeline("builtin.module(func.func(test-record-options))", context, engine)
+        Pipeline("builtin.module(func.func(test-record-options))", context)
 
 
 def test_unknown_native_pass_is_an_error(context, module):
@@ -158,10 +157,10 @@ def test_python_bug_in_a_pass_is_one_error(context, module):
 
 def test_step_records_and_dump_dir(context, module, tmp_path):
     engine = DiagnosticEngine()
-    pipeline = Pipeline("builtin.module(canonicalize,test-record-options)", context, engine,
+    pipeline = Pipeline("builtin.module(canonicalize,test-record-options)", context,
                         PipelineOptions(record_steps=True, dump_dir=tmp_path))
     with engine.capturing(context):
-        assert pipeline.run(module)
+        assert pipeline.run(module, engine)
     assert [s.name for s in pipeline.steps] == ["canonicalize", "test-record-options"]
     assert all(s.seconds >= 0 for s in pipeline.steps)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
