@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from jaxlib import xla_client
+from shardpy.jaxlib_bridge import hlo_sharding_from_string
 
 from shardpy.gspmd import GspmdSharding, import_gspmd
 from shardpy.sharding import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
@@ -22,7 +22,7 @@ def gspmd_tiles(text: str, rank: int) -> dict[int, tuple[slice, ...]]:
     The tile index of device d is its position in the tile-assignment array; the
     trailing subgroup dims (replicated or manual) do not split the tensor.
     """
-    hlo = xla_client.HloSharding.from_string(text)
+    hlo = hlo_sharding_from_string(text)
     tile_dims = list(hlo.tile_assignment_dimensions())
     devices = np.array(hlo.tile_assignment_devices()).reshape(tile_dims)
     assert len(tile_dims) >= rank
