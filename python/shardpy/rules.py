@@ -164,6 +164,16 @@ class RuleBuilder:
             self.factor(size, {i: d for i in ops}, {i: d for i in res}, kind)
 
     def build(self) -> OpRule:
+        # A dim no factor covers gets a size-1 factor of its own, as in Shardy's builder:
+        # an empty dim mapping is not a valid rule (it prints as `#sdy.dim_mapping`).
+        for tensors in (self._operands, self._results):
+            for tensor in tensors:
+                for dim in tensor:
+                    if not dim:
+                        dim.append(len(self._sizes))
+                        self._sizes.append(1)
+                        self._kinds.append(FactorKind.PASS_THROUGH)
+
         def freeze(tensors):
             return tuple(tuple(tuple(dim) for dim in t) for t in tensors)
 

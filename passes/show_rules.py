@@ -1,0 +1,65 @@
+"""shardpy-show-rules: attach each op's sharding rule, as `sdy-populate-op-sharding-rules`
+does with Shardy's, so our rule table can be read and FileChecked.
+
+before:
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]
+        : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
+    %1 = stablehlo.custom_call @my_kernel(%0) : (tensor<16x64xf32>) -> tensor<16x64xf32>
+after:
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding_rule =
+        #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=16, j=64, k=32} reduction={k}>}
+        : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
+    %1 = stablehlo.custom_call @my_kernel(%0) : (tensor<16x64xf32>) -> tensor<16x64xf32>
+    warning: no sharding rule for 'stablehlo.custom_call' @my_kernel; propagation stops here
+
+An op that already carries `sdy.sharding_rule` keeps it. Ops without a rule get a
+warning, except those propagation handles structurally (func.*, sdy.*, while, case, if,
+optimization_barrier, region terminators) and those that need none by design
+(constants, iota, tokens: `op_rules.WITHOUT_RULE`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+
+from shardpy.diagnostics import warning
+from shardpy.ir_utils import collect_ops
+from shardpy.op_rules import RULES, WITHOUT_RULE
+from shardpy.pipeline import register_pass
+from shardpy.rules import RULE_ATTR, rule_for
+
+STRUCTURAL_OPS = frozenset({
+    "builtin.module", "stablehlo.while", "stablehlo.case", "stablehlo.if",
+    "stablehlo.optimization_barrier",
+})
+STRUCTURAL_DIALECTS = ("func.", "sdy.")
+TERMINATOR_SUFFIXES = (".return", ".yield")
+
+
+def is_structural(name: str) -> bool:
+    """Ops propagation handles by itself, without a rule."""
+    return (name in STRUCTURAL_OPS or name.startswith(STRUCTURAL_DIALECTS)
+            or name.endswith(TERMINATOR_SUFFIXES))
+
+
+@register_pass("shardpy-show-rules")
+@dataclass(frozen=True)
+class ShowRules:
+    """Attach every op's sharding rule as `sdy.sharding_rule`; warn about ops without."""
+
+    def run(self, module: ir.Operation) -> None:
+        for op in collect_ops(module):
+            if RULE_ATTR in op.attributes:
+                continue
+            rule = rule_for(op, RULES)
+            if rule is not None:
+                op.attributes[RULE_ATTR] = rule.to_attr()
+                continue
+            name = op.name
+            if is_structural(name) or name in WITHOUT_RULE:
+                continue
+            what = f"'{name}'"
+            if name == "stablehlo.custom_call":
+                what += " @" + ir.StringAttr(op.attributes["call_target_name"]).value
+            warning(op.location, f"no sharding rule for {what}; propagation stops here")

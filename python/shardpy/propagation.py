@@ -1,0 +1,834 @@
+"""Sharding propagation over a whole module (the engine behind `shardpy-propagate`).
+
+The module is decoded once into a graph of plain Python objects:
+  * slots: one per value (or per group of values that must share one sharding: while
+    results with their body/cond block arguments, members of a sharding group), plus one
+    per func result and per manual_computation operand sharding;
+  * nodes: an op with a sharding rule, or a data-flow edge (identity between the
+    sources of a loop/branch/call/barrier value and its target slot).
+A worklist then runs `factor_propagation` on nodes until nothing changes, with the
+conflict-resolution hierarchy Shardy documents:
+    user priorities (p0, p1, ...)  >  op priorities (pass-through ops, then all ops with
+    pass-through factors, broadcasts only backwards, then everything)  >  aggressive
+    (conflicts between factors resolved)  >  basic (only what all tensors agree on).
+Shardings are written back once at the end, as Shardy writes them.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from . import axis_algebra as aa
+from .diagnostics import ShardpyError, warning
+from .factor_propagation import (STRATEGIES, Direction, pass_through_factors, project,
+                                 unproject)
+from .ir_utils import collect_ops
+from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
+from .sdy_codec import SHARDING_ATTR, ShardingCodec, module_meshes
+from .sharding import AxisRef, DimSharding, TensorSharding
+
+
+class Strategy(enum.Enum):
+    BASIC = "basic"
+    AGGRESSIVE = "aggressive"
+    OP_PRIORITY = "op-priority"
+    USER_PRIORITY = "user-priority"
+
+
+# Ops that only organise data flow: handled by edges, never by rules.
+STRUCTURAL_OPS = frozenset({
+    "func.func", "func.return", "func.call", "stablehlo.return", "sdy.return",
+    "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier",
+    "sdy.manual_computation", "sdy.named_computation", "sdy.sharding_constraint",
+    "sdy.reshard", "sdy.sharding_group", "sdy.propagation_barrier", "sdy.mesh",
+})
+PASS_THROUGH_OPS = frozenset({"stablehlo.reshape", "stablehlo.transpose"})
+FORWARD_ONLY_OPS = frozenset({"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice"})
+
+
+# --------------------------------------------------------------------------- graph
+
+
+class Node:
+    """An op with a rule, or an identity edge between slots."""
+
+    __slots__ = ("op", "name", "operands", "results", "rule", "category", "elementwise",
+                 "allowed", "views", "pass_through")
+
+    def __init__(self, op, name: str, operands: list[int], results: list[int], rule: OpRule,
+                 category: str, elementwise: bool = False,
+                 allowed: Direction = Direction.BOTH, views: dict | None = None):
+        self.op = op
+        self.name = name
+        self.operands = operands
+        self.results = results
+        self.rule = rule
+        self.category = category  # "pass_through" | "forward" | "broadcast" | "other"
+        self.elementwise = elementwise
+        self.allowed = allowed
+        self.views = views or {}  # tensor index -> manual axes stripped when reading it
+        self.pass_through = pass_through_factors(rule)
+
+
+@lru_cache(maxsize=None)
+def identity_rule(rank: int, num_operands: int, shape: tuple[int, ...]) -> OpRule:
+    dims = tuple((d,) for d in range(rank))
+    return OpRule(tuple(shape), (dims,) * num_operands, (dims,),
+                  (FactorKind.PASS_THROUGH,) * rank)
+
+
+def is_pointwise(rule: OpRule) -> bool:
+    tensors = rule.operands + rule.results
+    first = tensors[0] if tensors else ()
+    return (all(t == first for t in tensors)
+            and all(k is FactorKind.PASS_THROUGH for k in rule.kinds)
+            and all(len(d) == 1 for d in first))
+
+
+@dataclass
+class FuncLink:
+    """A func result attribute slot and the slot of the value its return op returns."""
+
+    returned: int
+    result: int
+
+
+class Graph:
+    def __init__(self, module: ir.Operation, table: RuleTable):
+        self.module = module
+        self.table = table
+        self.codec = ShardingCodec(module_meshes(module))
+        self.shapes: list[tuple[int, ...]] = []
+        self.shardings: list[TensorSharding | None] = []
+        self.slot_nodes: list[list[int]] = []
+        self.nodes: list[Node] = []
+        self.value_slot: dict[ir.Value, int] = {}
+        self.func_links: list[FuncLink] = []
+        self.writers: list[Callable[["Writer"], None]] = []  # write-back actions
+        self.missing_rules: dict[str, ir.Location] = {}
+        self.pending_calls: list = []  # (callee, call op, result slots): edges added last
+        self._rule_cache: dict = {}   # op signature -> interned rule
+        self._rules: dict[OpRule, OpRule] = {}
+        self._pointwise: dict[int, bool] = {}  # id(interned rule) -> pointwise?
+        self._interned: dict[TensorSharding, TensorSharding] = {}
+
+    # -- slots ------------------------------------------------------------------------
+    def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None) -> int:
+        self.shapes.append(shape)
+        self.shardings.append(self.intern(sharding) if sharding is not None else None)
+        self.slot_nodes.append([])
+        return len(self.shapes) - 1
+
+    def intern(self, sharding: TensorSharding) -> TensorSharding:
+        return self._interned.setdefault(sharding, sharding)
+
+    def slot(self, value: ir.Value) -> int:
+        """The slot of `value` (-1 for values that cannot carry a sharding, e.g. tokens)."""
+        slot = self.value_slot.get(value)
+        if slot is None:
+            value_type = value.type
+            if not isinstance(value_type, ir.RankedTensorType):
+                slot = -1
+            else:
+                slot = self.new_slot(tuple(value_type.shape))
+            self.value_slot[value] = slot
+        return slot
+
+    def alias(self, values: Iterable[ir.Value], slot: int) -> None:
+        for value in values:
+            self.value_slot[value] = slot
+
+    def seed(self, slot: int, sharding: TensorSharding, loc) -> None:
+        """Give a slot its user sharding; a second, different one is an error."""
+        if slot < 0:
+            return
+        old = self.shardings[slot]
+        if old is not None and old != sharding:
+            raise ShardpyError(
+                f"values that must share one sharding have different shardings: {old} and "
+                f"{sharding}", loc)
+        self.shardings[slot] = self.intern(sharding)
+
+    def add_node(self, node: Node) -> None:
+        index = len(self.nodes)
+        self.nodes.append(node)
+        for slot in set(node.operands + node.results):
+            if slot >= 0:
+                self.slot_nodes[slot].append(index)
+
+    def rule(self, op: ir.Operation) -> OpRule | None:
+        """The op's rule, computed once per distinct (name, types, attributes)."""
+        attrs = op.attributes
+        key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+               tuple((n, attrs[n]) for n in attrs if n != SHARDING_ATTR))
+        if key in self._rule_cache:
+            return self._rule_cache[key]
+        if RULE_ATTR in attrs:
+            rule = OpRule.from_attr(attrs[RULE_ATTR])
+        else:
+            rule = self.table.build(op, [shape_of(t) for t in key[1]],
+                                    [shape_of(t) for t in key[2]])
+        if rule is not None:
+            rule = self._rules.setdefault(rule, rule)
+            if id(rule) not in self._pointwise:
+                self._pointwise[id(rule)] = is_pointwise(rule)
+        self._rule_cache[key] = rule
+        return rule
+
+    def pointwise(self, rule: OpRule) -> bool:
+        return self._pointwise[id(rule)]
+
+
+# --------------------------------------------------------------------------- building
+
+
+def build_graph(module: ir.Operation, table: RuleTable) -> Graph:
+    g = Graph(module, table)
+    _collect_sharding_groups(g, module)
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "func.func":
+            _build_func(g, op)
+    for callee, call, results in g.pending_calls:
+        returned = _region_terminator_operands(callee.regions[0])
+        for value, slot in zip(returned, results):
+            _identity_edge(g, call, [g.slot(value)], slot, "call_edge")
+    return g
+
+
+def _collect_sharding_groups(g: Graph, module: ir.Operation) -> None:
+    groups: dict[int, list[ir.Value]] = {}
+    for op in collect_ops(module):
+        if op.name == "sdy.sharding_group":
+            group = ir.IntegerAttr(op.attributes["group_id"]).value
+            groups.setdefault(group, []).append(op.operands[0])
+    for members in groups.values():
+        slot = g.slot(members[0])
+        g.alias(members[1:], slot)
+
+
+def _build_func(g: Graph, func_op) -> None:
+    body = func_op.regions[0].blocks[0]
+    codec = g.codec
+    arg_shardings = codec.func_arg_shardings(func_op)
+    arg_slots = []
+    for arg, sharding in zip(body.arguments, arg_shardings):
+        slot = g.slot(arg)
+        arg_slots.append(slot)
+        if sharding is not None:
+            g.seed(slot, sharding, func_op.location)
+    result_shardings = codec.func_result_shardings(func_op)
+    ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+    result_slots = []
+    for t, sharding in zip(ftype.results, result_shardings):
+        result_slots.append(g.new_slot(shape_of(t), sharding)
+                            if isinstance(t, ir.RankedTensorType) else -1)
+    _build_block(g, body)
+    terminator = body.operations[len(body.operations) - 1]
+    for value, result_slot in zip(terminator.operands, result_slots):
+        if result_slot >= 0:
+            g.func_links.append(FuncLink(g.slot(value), result_slot))
+    g.writers.append(lambda w: _write_func(w, func_op, arg_slots, result_slots))
+
+
+def _build_block(g: Graph, block: ir.Block) -> None:
+    for op in block.operations:
+        _build_op(g, op.operation)
+
+
+def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
+    slots = [g.slot(r) for r in op.results]
+    if SHARDING_ATTR in op.attributes:
+        per_value = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING_ATTR]).shardings
+        for slot, attr in zip(slots, per_value):
+            g.seed(slot, g.codec.decode(attr, op.location), op.location)
+    return slots
+
+
+def _build_op(g: Graph, op: ir.Operation) -> None:
+    name = op.name
+    handler = _STRUCTURAL.get(name)
+    if handler is not None:
+        handler(g, op)
+        return
+    if name.startswith("sdy.") and name not in ("sdy.constant",):
+        _build_sdy_collective(g, op)
+        return
+    results = _seed_results(g, op)
+    operands = [g.slot(v) for v in op.operands]
+    rule = g.rule(op)
+    if rule is None:
+        if name not in g.missing_rules:
+            g.missing_rules[name] = op.location
+    else:
+        pointwise = g.pointwise(rule)
+        category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
+                    else "forward" if name in FORWARD_ONLY_OPS
+                    else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
+        g.add_node(Node(op, name, operands, results, rule, category, elementwise=pointwise))
+    for region in op.regions:
+        for block in region.blocks:
+            _build_block(g, block)
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _identity_edge(g: Graph, op, sources: list[int], target: int, name: str,
+                   views: dict | None = None) -> None:
+    if target < 0:
+        return
+    shape = g.shapes[target]
+    g.add_node(Node(op, name, sources, [target], identity_rule(len(shape), len(sources), shape),
+                    "pass_through", elementwise=True, views=views))
+
+
+def _region_terminator_operands(region: ir.Region) -> list[ir.Value]:
+    block = region.blocks[0]
+    return list(block.operations[len(block.operations) - 1].operands)
+
+
+def _build_while(g: Graph, op: ir.Operation) -> None:
+    results = _seed_results(g, op)
+    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    for i, slot in enumerate(results):
+        g.alias([cond.arguments[i], body.arguments[i]], slot)
+    _build_block(g, cond)
+    _build_block(g, body)
+    yielded = _region_terminator_operands(op.regions[1])
+    for i, slot in enumerate(results):
+        _identity_edge(g, op, [g.slot(op.operands[i]), g.slot(yielded[i])], slot,
+                       "data_flow_edge")
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _build_branches(g: Graph, op: ir.Operation) -> None:
+    """stablehlo.case / stablehlo.if: each result is fed by every branch's return."""
+    results = _seed_results(g, op)
+    for operand in op.operands:
+        g.slot(operand)
+    returned = []
+    for region in op.regions:
+        _build_block(g, region.blocks[0])
+        returned.append(_region_terminator_operands(region))
+    for i, slot in enumerate(results):
+        _identity_edge(g, op, [g.slot(r[i]) for r in returned], slot, "data_flow_edge")
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _build_optimization_barrier(g: Graph, op: ir.Operation) -> None:
+    results = _seed_results(g, op)
+    for operand, slot in zip(op.operands, results):
+        _identity_edge(g, op, [g.slot(operand)], slot, "data_flow_edge")
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _build_call(g: Graph, op: ir.Operation) -> None:
+    """After call-graph flattening every callee has this one call site: its arguments
+    and returns are tied to the call's operands and results by edges."""
+    results = _seed_results(g, op)
+    callee = _lookup_func(g, ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+    operands = [g.slot(v) for v in op.operands]
+    if callee is not None and len(callee.regions[0].blocks):
+        body = callee.regions[0].blocks[0]
+        for arg, source in zip(body.arguments, operands):
+            _identity_edge(g, op, [source], g.slot(arg), "call_edge")
+        g.pending_calls.append((callee, op, results))
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _lookup_func(g: Graph, name: str):
+    funcs = getattr(g, "_funcs", None)
+    if funcs is None:
+        funcs = g._funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op
+                            for op in g.module.regions[0].blocks[0].operations
+                            if op.operation.name == "func.func"}
+    return funcs.get(name)
+
+
+def _build_constraint(g: Graph, op: ir.Operation) -> None:
+    """sharding_constraint: identity from operand to result; the result holds the
+    constraint (its sharding attribute is the result's sharding)."""
+    result = g.slot(op.results[0])
+    g.seed(result, g.codec.decode(op.attributes["sharding"], op.location,
+                                  g.shapes[result] if result >= 0 else None), op.location)
+    _identity_edge(g, op, [g.slot(op.operands[0])], result, "sdy.sharding_constraint")
+    g.writers.append(lambda w: _write_sharding_attr(w, op, result))
+
+
+def _build_reshard(g: Graph, op: ir.Operation) -> None:
+    """reshard: an explicit layout change; nothing flows across it."""
+    g.slot(op.operands[0])
+    result = g.slot(op.results[0])
+    g.seed(result, g.codec.decode(op.attributes["sharding"], op.location), op.location)
+    g.writers.append(lambda w: _write_sharding_attr(w, op, result))
+
+
+def _build_barrier(g: Graph, op: ir.Operation) -> None:
+    result = g.slot(op.results[0])
+    allowed = Direction(ir.IntegerAttr(op.attributes["allowed_direction"]).value)
+    shape = g.shapes[result]
+    if result >= 0:
+        g.add_node(Node(op, op.name, [g.slot(op.operands[0])], [result],
+                        identity_rule(len(shape), 1, shape), "barrier", elementwise=True,
+                        allowed=allowed))
+    g.writers.append(lambda w: _write_results(w, op, [result]))
+
+
+def _build_group(g: Graph, op: ir.Operation) -> None:
+    g.slot(op.operands[0])  # already aliased with the other members
+
+
+def _build_named(g: Graph, op: ir.Operation) -> None:
+    results = _seed_results(g, op)
+    body = op.regions[0].blocks[0]
+    for arg, operand in zip(body.arguments, op.operands):
+        _identity_edge(g, op, [g.slot(operand)], g.slot(arg), "data_flow_edge")
+    _build_block(g, body)
+    for value, slot in zip(_region_terminator_operands(op.regions[0]), results):
+        _identity_edge(g, op, [g.slot(value)], slot, "data_flow_edge")
+    g.writers.append(lambda w: _write_results(w, op, results))
+
+
+def _build_manual(g: Graph, op: ir.Operation) -> None:
+    """Free axes flow through a manual computation, manual axes never do.
+
+    Each operand sharding (in_shardings[i], global, with manual axes) gets its own slot,
+    fed by the operand; the body argument sees it without the manual axes. Results
+    (out_shardings, global) are fed by the body's returns the same way.
+    """
+    manual_attr = sdy.ManualAxesAttr(op.attributes["manual_axes"])
+    manual = frozenset(manual_attr[i] for i in range(len(manual_attr)))
+    ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
+    outs = sdy.TensorShardingPerValueAttr(op.attributes["out_shardings"]).shardings
+    body = op.regions[0].blocks[0]
+    in_slots = []
+    for operand, arg, attr in zip(op.operands, body.arguments, ins):
+        sharding = g.codec.decode(attr, op.location)
+        in_slot = g.new_slot(shape_of(operand.type), sharding)
+        in_slots.append(in_slot)
+        _identity_edge(g, op, [g.slot(operand)], in_slot, "data_flow_edge")
+        arg_slot = g.slot(arg)
+        g.seed(arg_slot, strip_axes(sharding, manual), op.location)
+        _identity_edge(g, op, [in_slot], arg_slot, "manual_edge", views={0: manual})
+    results = [g.slot(r) for r in op.results]
+    for slot, attr in zip(results, outs):
+        g.seed(slot, g.codec.decode(attr, op.location), op.location)
+    _build_block(g, body)
+    for value, slot in zip(_region_terminator_operands(op.regions[0]), results):
+        # Tensor 1 (the result) is read through the view: the edge works in local terms.
+        _identity_edge(g, op, [g.slot(value)], slot, "manual_edge", views={1: manual})
+    g.writers.append(lambda w: _write_manual(w, op, in_slots, results, manual))
+
+
+def _build_sdy_collective(g: Graph, op: ir.Operation) -> None:
+    """Explicit sdy collectives fix their result sharding (like reshard)."""
+    results = [g.slot(r) for r in op.results]
+    for operand in op.operands:
+        g.slot(operand)
+    if "out_sharding" in op.attributes and results and results[0] >= 0:
+        g.seed(results[0], g.codec.decode(op.attributes["out_sharding"], op.location),
+               op.location)
+    for region in op.regions:
+        for block in region.blocks:
+            _build_block(g, block)
+
+
+_STRUCTURAL: dict[str, Callable[[Graph, ir.Operation], None]] = {
+    "func.return": lambda g, op: None,
+    "stablehlo.return": lambda g, op: None,
+    "sdy.return": lambda g, op: None,
+    "sdy.mesh": lambda g, op: None,
+    "stablehlo.while": _build_while,
+    "stablehlo.case": _build_branches,
+    "stablehlo.if": _build_branches,
+    "stablehlo.optimization_barrier": _build_optimization_barrier,
+    "func.call": _build_call,
+    "sdy.sharding_constraint": _build_constraint,
+    "sdy.reshard": _build_reshard,
+    "sdy.propagation_barrier": _build_barrier,
+    "sdy.sharding_group": _build_group,
+    "sdy.named_computation": _build_named,
+    "sdy.manual_computation": _build_manual,
+}
+
+
+def strip_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding:
+    """The sharding without the named (manual) axes."""
+    if not axes:
+        return sharding
+    dims = tuple(DimSharding(tuple(a for a in d.axes if a.name not in axes), d.closed,
+                             d.priority) for d in sharding.dims)
+    return TensorSharding(sharding.mesh, dims,
+                          tuple(a for a in sharding.replicated if a.name not in axes),
+                          tuple(a for a in sharding.unreduced if a.name not in axes),
+                          sharding.mesh_name)
+
+
+def add_axes_back(local: TensorSharding, old_global: TensorSharding | None,
+                  axes: frozenset[str]) -> TensorSharding:
+    """A local (view) sharding with the manual axes of `old_global` put back (major-most)."""
+    if old_global is None:
+        return local
+    dims = []
+    for local_dim, old_dim in zip(local.dims, old_global.dims):
+        manual = tuple(a for a in old_dim.axes if a.name in axes)
+        dims.append(DimSharding(manual + local_dim.axes, local_dim.closed, local_dim.priority))
+    return TensorSharding(old_global.mesh, tuple(dims), old_global.replicated,
+                          old_global.unreduced, old_global.mesh_name)
+
+
+# --------------------------------------------------------------------------- call graph
+
+
+def flatten_call_graph(module: ir.Operation) -> None:
+    """Give every call site its own callee (cloned as @name_0, @name_1, ...), so a
+    function called with different shardings can be sharded differently per call.
+
+    One sweep per level of call nesting: clones made in a sweep hold calls of their own,
+    which the next sweep sees.
+    """
+    block = module.regions[0].blocks[0]
+    names = {ir.StringAttr(op.attributes["sym_name"]).value
+             for op in block.operations if "sym_name" in op.attributes}
+    while True:
+        funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
+                 for op in block.operations if op.operation.name == "func.func"}
+        seen: set[str] = set()
+        pending = []
+        for op in collect_ops(module):
+            if op.name != "func.call":
+                continue
+            callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+            if callee not in funcs:
+                continue
+            if callee in seen or _is_public(funcs[callee]):
+                pending.append((op, callee))  # the first private call site keeps it
+            seen.add(callee)
+        if not pending:
+            return
+        for op, callee in pending:
+            original = funcs[callee]
+            k = 0
+            while f"{callee}_{k}" in names:
+                k += 1
+            new_name = f"{callee}_{k}"
+            names.add(new_name)
+            following = _next_op(block, original)
+            clone = original.clone(ip=ir.InsertionPoint(following) if following is not None
+                                   else ir.InsertionPoint(block))
+            clone.attributes["sym_name"] = ir.StringAttr.get(new_name)
+            clone.attributes["sym_visibility"] = ir.StringAttr.get("private")
+            op.attributes["callee"] = ir.FlatSymbolRefAttr.get(new_name)
+
+
+def _is_public(func_op: ir.Operation) -> bool:
+    return ("sym_visibility" not in func_op.attributes
+            or ir.StringAttr(func_op.attributes["sym_visibility"]).value == "public")
+
+
+def _next_op(block: ir.Block, op: ir.Operation):
+    found = False
+    for candidate in block.operations:
+        if found:
+            return candidate.operation
+        if candidate.operation == op:
+            found = True
+    return None
+
+
+# --------------------------------------------------------------------------- running
+
+
+class Propagator:
+    """Runs the conflict-resolution hierarchy over a built graph."""
+
+    def __init__(self, graph: Graph, strategy: Strategy = Strategy.USER_PRIORITY):
+        self.g = graph
+        self.strategy = strategy
+        factor_strategy = "basic" if strategy is Strategy.BASIC else "aggressive"
+        self.propagate_factors = STRATEGIES[factor_strategy]
+        self.steps = 0  # node visits, for statistics
+        self._memo: dict = {}
+
+    # -- the hierarchy -----------------------------------------------------------------
+    def run(self) -> None:
+        if self.strategy is Strategy.USER_PRIORITY:
+            self._run_user_priorities()
+        elif self.strategy is Strategy.OP_PRIORITY:
+            self._run_op_priorities()
+        else:
+            self._run_level(None)
+
+    def _run_user_priorities(self) -> None:
+        g = self.g
+        originals: dict[int, TensorSharding] = {}
+        priorities: set[int] = set()
+        for slot, sharding in enumerate(g.shardings):
+            if sharding is None:
+                continue
+            levels = {d.priority or 0 for d in sharding.dims}
+            if any(d.priority is not None for d in sharding.dims):
+                originals[slot] = sharding
+                priorities |= {p for p in levels if p > 0}
+                g.shardings[slot] = g.intern(_initial_for_priority(sharding))
+        self._run_op_priorities()
+        for priority in sorted(priorities):
+            for slot, original in originals.items():
+                current = g.shardings[slot]
+                g.shardings[slot] = g.intern(_restore_priority(current, original, priority))
+            self._run_op_priorities()
+
+    def _run_op_priorities(self) -> None:
+        for level in range(3):
+            self._run_level(level)
+
+    def _run_level(self, level: int | None) -> None:
+        self._propagate_func_results()
+        self._run_worklist(level)
+        self._propagate_func_results()
+
+    # -- worklist ----------------------------------------------------------------------
+    def _run_worklist(self, level: int | None) -> None:
+        g = self.g
+        nodes = g.nodes
+        # A stack (last in, first out) that starts with the nodes in program order, like
+        # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
+        stack = list(range(len(nodes) - 1, -1, -1))
+        queued = [True] * len(nodes)
+        while stack:
+            index = stack.pop()
+            queued[index] = False
+            for slot in self._visit(nodes[index], level):
+                for other in g.slot_nodes[slot]:
+                    if other != index and not queued[other]:
+                        queued[other] = True
+                        stack.append(other)
+
+    def _direction_fn(self, node: Node, level: int | None) -> Callable[[int], Direction]:
+        if node.category == "barrier":
+            return lambda f: node.allowed
+        if level is None:
+            return lambda f: Direction.BOTH
+        base = {"pass_through": Direction.BOTH, "forward": Direction.FORWARD}.get(
+            node.category, Direction.NONE)
+        if level == 0:
+            return lambda f: base
+        if level == 1:
+            backward_only = node.category == "broadcast"
+
+            def direction(f: int) -> Direction:
+                if not node.pass_through[f]:
+                    return base
+                return base | (Direction.BACKWARD if backward_only else Direction.BOTH)
+
+            return direction
+        return lambda f: Direction.BOTH
+
+    def _visit(self, node: Node, level: int | None) -> list[int]:
+        """Propagate across one node; returns the slots whose sharding changed."""
+        g = self.g
+        self.steps += 1
+        slots = node.operands + node.results
+        views = node.views
+        current = [g.shardings[s] if s >= 0 else None for s in slots]
+        if views:
+            current = [g.intern(strip_axes(s, views[i])) if (i in views and s is not None)
+                       else s for i, s in enumerate(current)]
+        template = _common_mesh(current)
+        if template is None:
+            return []
+        rule = node.rule
+        key = (id(rule), node.category, node.allowed, node.elementwise,
+               -1 if level is None else level, tuple(map(id, current)))
+        updates = self._memo.get(key)
+        if updates is None:
+            updates = self._compute(node, level, current, template)
+            self._memo[key] = updates
+        changed = []
+        for i, new in updates:
+            slot = slots[i]
+            if slot < 0:
+                continue
+            if i in views:
+                new = g.intern(add_axes_back(new, g.shardings[slot], views[i]))
+            if new is not g.shardings[slot]:
+                g.shardings[slot] = new
+                changed.append(slot)
+        return changed
+
+    def _compute(self, node: Node, level: int | None, current: list, template: TensorSharding
+                 ) -> tuple:
+        g = self.g
+        rule = node.rule
+        sizes = template.mesh.axes
+        mappings = rule.operands + rule.results
+        tensors = [project(m, s, rule.factor_sizes, sizes) for m, s in zip(mappings, current)]
+        changed = self.propagate_factors(tensors, len(node.operands), rule,
+                                         self._direction_fn(node, level), sizes,
+                                         node.elementwise)
+        updates = []
+        for i, flag in enumerate(changed):
+            if not flag:
+                continue
+            old = current[i]
+            new = unproject(tensors[i], mappings[i], rule.factor_sizes, old, template, sizes)
+            if (old is None and not any(d.axes for d in new.dims)) or new == old:
+                continue  # e.g. a strided view would be needed
+            updates.append((i, g.intern(new)))
+        return tuple(updates)
+
+    def _propagate_func_results(self) -> None:
+        """Func result attributes <-> the values returned (identity, both ways)."""
+        g = self.g
+        for link in self.g.func_links:
+            if link.returned < 0 or link.result < 0:
+                continue
+            shape = g.shapes[link.result]
+            node = Node(None, "func.return", [link.returned], [link.result],
+                        identity_rule(len(shape), 1, shape), "pass_through", True)
+            self._visit(node, None)
+
+
+def _common_mesh(shardings: list) -> TensorSharding | None:
+    """A sharding whose mesh all given shardings share, or None (no sharding at all, or
+    different meshes: nothing flows between meshes)."""
+    found = None
+    for s in shardings:
+        if s is None:
+            continue
+        if found is None:
+            found = s
+        elif s.mesh_name != found.mesh_name or s.mesh != found.mesh:
+            return None
+    return found
+
+
+def _initial_for_priority(sharding: TensorSharding) -> TensorSharding:
+    """Priority-0 view: dims with priority > 0 become closed and empty, their axes
+    replicated until their turn."""
+    dims, replicated = [], list(sharding.replicated)
+    for d in sharding.dims:
+        if (d.priority or 0) == 0:
+            dims.append(DimSharding(d.axes, d.closed))
+        else:
+            replicated.extend(d.axes)
+            dims.append(DimSharding((), True))
+    order = {name: i for i, name in enumerate(sharding.mesh.axis_names)}
+    replicated.sort(key=lambda a: (order.get(a.name, 0), a.sub or (0, 0)))
+    return TensorSharding(sharding.mesh, tuple(dims), tuple(replicated), sharding.unreduced,
+                          sharding.mesh_name)
+
+
+def _restore_priority(current: TensorSharding, original: TensorSharding,
+                      priority: int) -> TensorSharding:
+    dims, restored = [], set()
+    for now, orig in zip(current.dims, original.dims):
+        if orig.priority == priority:
+            dims.append(DimSharding(orig.axes, orig.closed))
+            restored.update(orig.axes)
+        else:
+            dims.append(now)
+    replicated = tuple(a for a in current.replicated if a not in restored)
+    return TensorSharding(current.mesh, tuple(dims), replicated, current.unreduced,
+                          current.mesh_name)
+
+
+# --------------------------------------------------------------------------- write-back
+
+
+def _closed(sharding: TensorSharding, close: bool) -> TensorSharding:
+    if not close or all(d.closed and d.priority is None for d in sharding.dims):
+        return sharding
+    return TensorSharding(sharding.mesh, tuple(DimSharding(d.axes, True) for d in sharding.dims),
+                          sharding.replicated, sharding.unreduced, sharding.mesh_name)
+
+
+class Writer:
+    """Encodes final shardings once per distinct sharding."""
+
+    def __init__(self, g: Graph, close: bool):
+        self.g = g
+        self.close = close
+
+    def attr(self, slot: int) -> ir.Attribute | None:
+        if slot < 0 or self.g.shardings[slot] is None:
+            return None
+        return self.g.codec.encode(_closed(self.g.shardings[slot], self.close))
+
+
+def _write_results(writer: Writer, op: ir.Operation, slots: list[int]) -> None:
+    g = writer.g
+    attrs = [writer.attr(s) for s in slots]
+    if not any(a is not None for a in attrs):
+        return
+    template = next(g.shardings[s] for s, a in zip(slots, attrs) if a is not None)
+    filled = []
+    for slot, attr in zip(slots, attrs):
+        if attr is None:  # a result nothing reached: replicated on the same mesh
+            rank = len(g.shapes[slot]) if slot >= 0 else 0
+            attr = g.codec.encode(TensorSharding.replicated_on(
+                template.mesh, rank, template.mesh_name, closed=writer.close))
+        filled.append(attr)
+    op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(filled)
+
+
+def _write_sharding_attr(writer: Writer, op: ir.Operation, slot: int) -> None:
+    attr = writer.attr(slot)
+    if attr is not None:
+        op.attributes["sharding"] = attr
+
+
+def _write_func(writer: Writer, func_op, arg_slots: list[int], result_slots: list[int]
+                ) -> None:
+    for key, slots in (("arg_attrs", arg_slots), ("res_attrs", result_slots)):
+        attrs = [writer.attr(s) for s in slots]
+        if not any(a is not None for a in attrs):
+            continue
+        old = list(ir.ArrayAttr(func_op.attributes[key])) if key in func_op.attributes \
+            else [ir.DictAttr.get({}) for _ in slots]
+        new = []
+        for old_dict, attr in zip(old, attrs):
+            entries = {a.name: a.attr for a in ir.DictAttr(old_dict)}
+            if attr is not None:
+                entries[SHARDING_ATTR] = attr
+            new.append(ir.DictAttr.get(entries))
+        func_op.attributes[key] = ir.ArrayAttr.get(new)
+
+
+def _write_manual(writer: Writer, op: ir.Operation, in_slots: list[int], out_slots: list[int],
+                  manual: frozenset[str]) -> None:
+    for key, slots in (("in_shardings", in_slots), ("out_shardings", out_slots)):
+        old = sdy.TensorShardingPerValueAttr(op.attributes[key]).shardings
+        new = [writer.attr(s) or o for s, o in zip(slots, old)]
+        op.attributes[key] = sdy.TensorShardingPerValueAttr.get(new)
+
+
+def write_back(g: Graph, close: bool = True) -> None:
+    writer = Writer(g, close)
+    for write in g.writers:
+        write(writer)
+
+
+def propagate_module(module: ir.Operation, table: RuleTable,
+                     strategy: Strategy = Strategy.USER_PRIORITY, close: bool = True,
+                     warn_missing_rules: bool = True,
+                     ruleless_by_design: frozenset[str] = frozenset()) -> Propagator:
+    """Propagate shardings through `module` in place.
+
+    Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
+    no warning."""
+    flatten_call_graph(module)
+    g = build_graph(module, table)
+    if warn_missing_rules:
+        for name, loc in g.missing_rules.items():
+            if name in ruleless_by_design:
+                continue
+            warning(loc, f"'{name}' has no sharding rule: no sharding propagates through it "
+                         f"(it will be computed replicated)")
+    propagator = Propagator(g, strategy)
+    propagator.run()
+    write_back(g, close)
+    return propagator
