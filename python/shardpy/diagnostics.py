@@ -8,11 +8,14 @@ an `ir.MLIRError` (pass failures); shardpy code raises `ShardpyError` or calls
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from jaxlib.mlir import ir
+
+_SHOW_OP_DUMPS = bool(os.environ.get("SHARDPY_DEBUG"))
 
 SEVERITY_NAMES = {
     ir.DiagnosticSeverity.ERROR: "error",
@@ -96,9 +99,12 @@ class DiagnosticEngine:
         return SourcePos(self.buffer_name if file == "-" else file, line, col)
 
     def _from_native(self, diag) -> Diagnostic:
-        return Diagnostic(
-            SEVERITY_NAMES.get(diag.severity, "error"), self.position(diag.location),
-            diag.message, [self._from_native(note) for note in diag.notes])
+        # MLIR attaches the whole failing op in generic form as a note ("see current
+        # operation: ..."); users get the located message, SHARDPY_DEBUG=1 the dump too.
+        notes = [self._from_native(note) for note in diag.notes
+                 if _SHOW_OP_DUMPS or not note.message.startswith("see current operation")]
+        return Diagnostic(SEVERITY_NAMES.get(diag.severity, "error"),
+                          self.position(diag.location), diag.message, notes)
 
     # -- producers ----------------------------------------------------------------
     def emit(self, severity: str, loc: ir.Location | None, message: str,

@@ -72,7 +72,7 @@ class Node:
         self.elementwise = elementwise
         self.allowed = allowed
         self.views = views or {}  # tensor index -> manual axes stripped when reading it
-        self.pass_through = pass_through_factors(rule)
+        self.pass_through: list[bool] = []  # per factor; set by Graph.add_node
 
 
 @lru_cache(maxsize=None)
@@ -104,6 +104,7 @@ class Graph:
         self.table = table
         self.codec = ShardingCodec(module_meshes(module))
         self.shapes: list[tuple[int, ...]] = []
+        self.types: list[ir.Type | None] = []  # the value's type, where a value has one
         self.shardings: list[TensorSharding | None] = []
         self.slot_nodes: list[list[int]] = []
         self.nodes: list[Node] = []
@@ -115,11 +116,14 @@ class Graph:
         self._rule_cache: dict = {}   # op signature -> interned rule
         self._rules: dict[OpRule, OpRule] = {}
         self._pointwise: dict[int, bool] = {}  # id(interned rule) -> pointwise?
+        self._pass_through: dict[int, list[bool]] = {}  # id(interned rule) -> per factor
         self._interned: dict[TensorSharding, TensorSharding] = {}
 
     # -- slots ------------------------------------------------------------------------
-    def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None) -> int:
+    def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
+                 value_type: ir.Type | None = None) -> int:
         self.shapes.append(shape)
+        self.types.append(value_type)
         self.shardings.append(self.intern(sharding) if sharding is not None else None)
         self.slot_nodes.append([])
         return len(self.shapes) - 1
@@ -135,7 +139,7 @@ class Graph:
             if not isinstance(value_type, ir.RankedTensorType):
                 slot = -1
             else:
-                slot = self.new_slot(tuple(value_type.shape))
+                slot = self.new_slot(tuple(value_type.shape), None, value_type)
             self.value_slot[value] = slot
         return slot
 
@@ -155,17 +159,25 @@ class Graph:
         self.shardings[slot] = self.intern(sharding)
 
     def add_node(self, node: Node) -> None:
+        pass_through = self._pass_through.get(id(node.rule))
+        node.pass_through = (pass_through if pass_through is not None
+                             else pass_through_factors(node.rule))
         index = len(self.nodes)
         self.nodes.append(node)
         for slot in set(node.operands + node.results):
             if slot >= 0:
                 self.slot_nodes[slot].append(index)
 
-    def rule(self, op: ir.Operation) -> OpRule | None:
+    def value_type(self, slot: int, value: ir.Value) -> ir.Type:
+        known = self.types[slot] if slot >= 0 else None
+        return known if known is not None else value.type
+
+    def rule(self, op: ir.Operation, name: str, attrs, operands: list[int],
+             results: list[int]) -> OpRule | None:
         """The op's rule, computed once per distinct (name, types, attributes)."""
-        attrs = op.attributes
-        key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-               tuple((n, attrs[n]) for n in attrs if n != SHARDING_ATTR))
+        key = (name, tuple(self.value_type(s, v) for s, v in zip(operands, op.operands)),
+               tuple(self.value_type(s, v) for s, v in zip(results, op.results)),
+               tuple((n, attrs[n]) for n in attrs if n != SHARDING_ATTR) if len(attrs) else ())
         if key in self._rule_cache:
             return self._rule_cache[key]
         if RULE_ATTR in attrs:
@@ -177,6 +189,7 @@ class Graph:
             rule = self._rules.setdefault(rule, rule)
             if id(rule) not in self._pointwise:
                 self._pointwise[id(rule)] = is_pointwise(rule)
+                self._pass_through[id(rule)] = pass_through_factors(rule)
         self._rule_cache[key] = rule
         return rule
 
@@ -240,12 +253,14 @@ def _build_block(g: Graph, block: ir.Block) -> None:
         _build_op(g, op.operation)
 
 
-def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
+def _seed_results(g: Graph, op: ir.Operation, attrs=None) -> list[int]:
     slots = [g.slot(r) for r in op.results]
-    if SHARDING_ATTR in op.attributes:
-        per_value = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING_ATTR]).shardings
+    attrs = op.attributes if attrs is None else attrs
+    if SHARDING_ATTR in attrs:
+        per_value = sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings
         for slot, attr in zip(slots, per_value):
-            g.seed(slot, g.codec.decode(attr, op.location), op.location)
+            g.seed(slot, g.codec.decode(attr, op.location, g.shapes[slot] if slot >= 0 else None),
+                   op.location)
     return slots
 
 
@@ -258,9 +273,10 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
     if name.startswith("sdy.") and name not in ("sdy.constant",):
         _build_sdy_collective(g, op)
         return
-    results = _seed_results(g, op)
+    attrs = op.attributes
+    results = _seed_results(g, op, attrs)
     operands = [g.slot(v) for v in op.operands]
-    rule = g.rule(op)
+    rule = g.rule(op, name, attrs, operands, results)
     if rule is None:
         if name not in g.missing_rules:
             g.missing_rules[name] = op.location
@@ -747,32 +763,51 @@ def _closed(sharding: TensorSharding, close: bool) -> TensorSharding:
 
 
 class Writer:
-    """Encodes final shardings once per distinct sharding."""
+    """Encodes final shardings: once per distinct sharding (they are interned, so the
+    object identity is the key) and once per distinct list of result shardings."""
 
     def __init__(self, g: Graph, close: bool):
         self.g = g
         self.close = close
+        self._attrs: dict[int, ir.Attribute] = {}
+        self._per_value: dict[tuple, ir.Attribute] = {}
 
     def attr(self, slot: int) -> ir.Attribute | None:
-        if slot < 0 or self.g.shardings[slot] is None:
+        if slot < 0:
             return None
-        return self.g.codec.encode(_closed(self.g.shardings[slot], self.close))
+        sharding = self.g.shardings[slot]
+        if sharding is None:
+            return None
+        attr = self._attrs.get(id(sharding))
+        if attr is None:
+            attr = self._attrs[id(sharding)] = self.g.codec.encode(_closed(sharding, self.close))
+        return attr
+
+    def per_value(self, slots: list[int]) -> ir.Attribute | None:
+        shardings = self.g.shardings
+        key = tuple(id(shardings[s]) if s >= 0 else 0 for s in slots)
+        if key in self._per_value:
+            return self._per_value[key]
+        attrs = [self.attr(s) for s in slots]
+        result = None
+        if any(a is not None for a in attrs):
+            template = next(shardings[s] for s, a in zip(slots, attrs) if a is not None)
+            filled = []
+            for slot, attr in zip(slots, attrs):
+                if attr is None:  # a result nothing reached: replicated on the same mesh
+                    rank = len(self.g.shapes[slot]) if slot >= 0 else 0
+                    attr = self.g.codec.encode(TensorSharding.replicated_on(
+                        template.mesh, rank, template.mesh_name, closed=self.close))
+                filled.append(attr)
+            result = sdy.TensorShardingPerValueAttr.get(filled)
+        self._per_value[key] = result
+        return result
 
 
 def _write_results(writer: Writer, op: ir.Operation, slots: list[int]) -> None:
-    g = writer.g
-    attrs = [writer.attr(s) for s in slots]
-    if not any(a is not None for a in attrs):
-        return
-    template = next(g.shardings[s] for s, a in zip(slots, attrs) if a is not None)
-    filled = []
-    for slot, attr in zip(slots, attrs):
-        if attr is None:  # a result nothing reached: replicated on the same mesh
-            rank = len(g.shapes[slot]) if slot >= 0 else 0
-            attr = g.codec.encode(TensorSharding.replicated_on(
-                template.mesh, rank, template.mesh_name, closed=writer.close))
-        filled.append(attr)
-    op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(filled)
+    attr = writer.per_value(slots)
+    if attr is not None:
+        op.attributes[SHARDING_ATTR] = attr
 
 
 def _write_sharding_attr(writer: Writer, op: ir.Operation, slot: int) -> None:
