@@ -840,7 +840,7 @@ WITHOUT_RULE = frozenset({
     # Sources: no operand to relate the result to; users shard the result.
     "stablehlo.constant", "stablehlo.iota", "stablehlo.partition_id",
     "stablehlo.replica_id", "stablehlo.create_token", "stablehlo.after_all",
-    "chlo.constant", "chlo.constant_like",
+    "chlo.constant", "chlo.constant_like", "sdy.constant",
     # Tuples and host/token IO: nothing to shard along.
     "stablehlo.get_tuple_element", "stablehlo.tuple", "stablehlo.infeed",
     "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv",

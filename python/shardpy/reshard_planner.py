@@ -1,0 +1,295 @@
+"""Plan the collectives that take a value from one sharding to another.
+
+Given the current and the wanted `TensorSharding` of one value (same mesh), produce a
+sequence of steps, each one sdy collective with the sharding it leaves behind:
+
+  all_reduce(axes)                sum partial values over unreduced axes
+  reduce_scatter(dim axes)        all_reduce + all_slice fused: partial values summed and
+                                  split along dims in one collective
+  all_to_all(axes, src -> tgt)    move the minor-most axes of one dim to the end of another
+  collective_permute              same shard shape, different devices: send whole shards
+  all_slice(dim axes)             keep the part of a replicated dim this device owns (local)
+  all_gather(dim axes)            undo the minor-most sharding axes of a dim
+
+Cost model, bytes sent per device (S = the per-device buffer the collective works on,
+n = devices in one group): all_reduce 2(n-1)/n*S; all_gather, reduce_scatter, all_to_all
+(n-1)/n*S; collective_permute S; all_slice 0.
+
+Order of a plan: reduce (scattering where the target slices along reduced axes), move
+axes between dims with all_to_all, slice dims that have nothing to gather, gather, slice
+the rest. A permutation of equally shaped shards is one collective_permute when that is
+cheaper. When no sequence exists (sub-axes that cannot be aligned), the last resort is
+to gather everything and slice; callers report it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import axis_algebra as aa
+from .sharding import AxisRef, DimSharding, TensorSharding
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # all_reduce | reduce_scatter | all_to_all | collective_permute | all_slice | all_gather
+    result: TensorSharding  # the value's sharding after this step
+    dim_axes: tuple[tuple[AxisRef, ...], ...] = ()  # per dim: gathered/sliced/scattered axes
+    axes: tuple[AxisRef, ...] = ()  # all_reduce axes; all_to_all axes
+    src_dim: int = -1  # all_to_all
+    tgt_dim: int = -1
+    cost: float = 0.0  # bytes per device
+
+
+@dataclass
+class Plan:
+    steps: list[Step] = field(default_factory=list)
+    last_resort: bool = False
+
+    @property
+    def cost(self) -> float:
+        return sum(s.cost for s in self.steps)
+
+
+class ReshardError(ValueError):
+    pass
+
+
+def local_bytes(sharding: TensorSharding, shape, element_bytes: int) -> int:
+    return math.prod(sharding.local_shape(shape)) * element_bytes
+
+
+def _with(sharding: TensorSharding, dims: list[list[AxisRef]], unreduced) -> TensorSharding:
+    sizes = sharding.mesh.axes
+    new_dims = []
+    for d, axes in zip(sharding.dims, dims):
+        merged: list[AxisRef] = []
+        for ref in axes:
+            aa.append_or_merge(merged, ref, sizes)
+        new_dims.append(DimSharding(tuple(merged), True))
+    return TensorSharding(sharding.mesh, tuple(new_dims), (), tuple(unreduced),
+                          sharding.mesh_name)
+
+
+def _pieces(axes, cuts: dict[str, set[int]], sizes) -> list[AxisRef]:
+    """Split every ref at the given multiplicative cut points of its axis."""
+    out = []
+    for ref in axes:
+        lo, hi = aa.span(ref, sizes)
+        points = sorted(p for p in cuts.get(ref.name, ()) if lo < p < hi)
+        for a, b in zip([lo] + points, points + [hi]):
+            out.append(aa.from_span(ref.name, a, b, sizes))
+    return out
+
+
+def _refine(src_dims, dst_dims, unreduced_src, unreduced_dst, sizes):
+    """Express both shardings in the finest common sub-axes, so that comparing lists of
+    refs is exact (e.g. "x" against "x":(1)2 becomes "x":(1)2,"x":(2)2 against "x":(1)2)."""
+    cuts: dict[str, set[int]] = {}
+    for ref in [a for d in src_dims + dst_dims for a in d] + list(unreduced_src) + list(
+            unreduced_dst):
+        lo, hi = aa.span(ref, sizes)
+        cuts.setdefault(ref.name, set()).update((lo, hi))
+    return ([_pieces(d, cuts, sizes) for d in src_dims],
+            [_pieces(d, cuts, sizes) for d in dst_dims],
+            _pieces(unreduced_src, cuts, sizes), _pieces(unreduced_dst, cuts, sizes))
+
+
+def _common_prefix(a: list, b: list) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int = 4
+                 ) -> Plan:
+    """The cheapest plan found from `src` to `dst` for a value of global `shape`."""
+    if src.mesh != dst.mesh or src.mesh_name != dst.mesh_name:
+        raise ReshardError(f"cannot reshard between meshes ({src} -> {dst})")
+    if src.rank != dst.rank:
+        raise ReshardError(f"rank mismatch: {src} -> {dst}")
+    candidates = [_general_plan(src, dst, shape, element_bytes)]
+    permute = _permute_plan(src, dst, shape, element_bytes)
+    if permute is not None:
+        candidates.append(permute)
+    valid = [p for p in candidates if p is not None]
+    if valid:
+        return min(valid, key=lambda p: p.cost)
+    return _last_resort(src, dst, shape, element_bytes)
+
+
+def _permute_plan(src, dst, shape, element_bytes) -> Plan | None:
+    """Same shard shape and the same partial axes: one collective_permute."""
+    if set(src.unreduced) != set(dst.unreduced):
+        return None
+    if any(src.dim_shards(i) != dst.dim_shards(i) for i in range(src.rank)):
+        return None
+    if all(s.axes == d.axes for s, d in zip(src.dims, dst.dims)):
+        return Plan()
+    if any(n % max(1, src.dim_shards(i)) for i, n in enumerate(shape)):
+        return None  # uneven shards: blocks do not line up
+    result = _with(dst, [list(d.axes) for d in dst.dims], dst.unreduced)
+    return Plan([Step("collective_permute", result,
+                      cost=float(local_bytes(src, shape, element_bytes)))])
+
+
+def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
+    sizes = src.mesh.axes
+    cur, tgt, unreduced, want_unreduced = _refine(
+        [list(d.axes) for d in src.dims], [list(d.axes) for d in dst.dims],
+        list(src.unreduced), list(dst.unreduced), sizes)
+    if any(a not in unreduced for a in want_unreduced):
+        return None  # replicated -> unreduced is not a collective
+    plan = Plan()
+    rank = len(cur)
+
+    def current() -> TensorSharding:
+        return _with(src, cur, unreduced)
+
+    def add(kind, **kw) -> None:
+        before = current_bytes()
+        apply = kw.pop("apply")
+        apply()
+        after = current_bytes()
+        n = kw.pop("group")
+        if kind == "all_reduce":
+            cost = 2 * (n - 1) / n * before
+        elif kind == "all_gather":
+            cost = (n - 1) / n * after
+        elif kind in ("reduce_scatter", "all_to_all"):
+            cost = (n - 1) / n * before
+        else:
+            cost = 0.0
+        plan.steps.append(Step(kind, current(), cost=cost, **kw))
+
+    def current_bytes() -> int:
+        return local_bytes(current(), shape, element_bytes)
+
+    def prefix(d: int) -> int:
+        return _common_prefix(cur[d], tgt[d])
+
+    # 1. Partial sums the target does not keep: reduce, scattering along target dims
+    #    whose next wanted axes are exactly (a prefix run of) the reduced axes.
+    reduce = [a for a in unreduced if a not in want_unreduced]
+    if reduce:
+        scatter = [[] for _ in range(rank)]
+        for d in range(rank):
+            p = prefix(d)
+            if len(cur[d]) != p:
+                continue
+            for ref in tgt[d][p:]:
+                if ref in reduce and not any(ref in s for s in scatter):
+                    scatter[d].append(ref)
+                else:
+                    break
+        scattered = [a for s in scatter for a in s]
+        rest = [a for a in reduce if a not in scattered]
+        if rest:
+            def do_reduce(rest=rest):
+                for a in rest:
+                    unreduced.remove(a)
+            add("all_reduce", apply=do_reduce, axes=tuple(rest),
+                group=aa.axes_size(rest, sizes))
+        if scattered:
+            def do_scatter():
+                for d in range(rank):
+                    for a in scatter[d]:
+                        unreduced.remove(a)
+                        cur[d].append(a)
+            add("reduce_scatter", apply=do_scatter,
+                dim_axes=tuple(tuple(s) for s in scatter),
+                group=aa.axes_size(scattered, sizes))
+
+    # 2. Move axes between dims: the minor-most surplus axis of dim d is the next
+    #    wanted axis of dim e (whose own axes are all wanted).
+    moved = True
+    while moved:
+        moved = False
+        for d in range(rank):
+            if len(cur[d]) <= prefix(d):
+                continue
+            axis = cur[d][-1]
+            for e in range(rank):
+                if e == d or len(cur[e]) != prefix(e) or len(tgt[e]) <= len(cur[e]):
+                    continue
+                if tgt[e][len(cur[e])] != axis:
+                    continue
+                if shape[e] % (dst_local_divisor(cur[e], sizes) * aa.size(axis, sizes)):
+                    continue  # would need padding: leave it to gather/slice
+
+                def do_move(d=d, e=e, axis=axis):
+                    cur[d].pop()
+                    cur[e].append(axis)
+                add("all_to_all", apply=do_move, axes=(axis,), src_dim=d, tgt_dim=e,
+                    group=aa.size(axis, sizes))
+                moved = True
+                break
+
+    def slice_where(ready) -> None:
+        dims = [[] for _ in range(rank)]
+        for d in range(rank):
+            if not ready(d):
+                continue
+            p = prefix(d)
+            if len(cur[d]) != p:
+                continue
+            used = {a for dd in cur for a in dd} | set(unreduced)
+            for ref in tgt[d][p:]:
+                if ref in used or any(aa.overlaps(ref, u, sizes) for u in used):
+                    break
+                dims[d].append(ref)
+                used.add(ref)
+        if any(dims):
+            def do_slice():
+                for d in range(rank):
+                    cur[d].extend(dims[d])
+            add("all_slice", apply=do_slice, dim_axes=tuple(tuple(x) for x in dims), group=1)
+
+    # 3. Slice first where nothing needs gathering (smaller buffers for the gathers).
+    gather_dims = {d for d in range(rank) if len(cur[d]) > prefix(d)}
+    slice_where(lambda d: d not in gather_dims)
+    # 4. Gather every surplus axis.
+    gather = [cur[d][prefix(d):] for d in range(rank)]
+    if any(gather):
+        def do_gather():
+            for d in range(rank):
+                del cur[d][prefix(d):]
+        add("all_gather", apply=do_gather, dim_axes=tuple(tuple(g) for g in gather),
+            group=aa.axes_size([a for g in gather for a in g], sizes))
+    # 5. Slice what is left to add.
+    slice_where(lambda d: True)
+    if cur != tgt or sorted(map(str, unreduced)) != sorted(map(str, want_unreduced)):
+        return None
+    return plan
+
+
+def dst_local_divisor(axes, sizes) -> int:
+    return aa.axes_size(axes, sizes)
+
+
+def _last_resort(src, dst, shape, element_bytes) -> Plan:
+    """Gather (and reduce) everything, then slice to the target."""
+    plan = Plan(last_resort=True)
+    sizes = src.mesh.axes
+    cur = src
+    if src.unreduced:
+        rest = [a for a in src.unreduced if a not in dst.unreduced]
+        n = aa.axes_size(rest, sizes)
+        after = _with(src, [list(d.axes) for d in src.dims],
+                      [a for a in src.unreduced if a in dst.unreduced])
+        plan.steps.append(Step("all_reduce", after, axes=tuple(rest),
+                               cost=2 * (n - 1) / n * local_bytes(cur, shape, element_bytes)))
+        cur = after
+    gathered = [tuple(d.axes) for d in cur.dims]
+    if any(gathered):
+        full = _with(src, [[] for _ in cur.dims], cur.unreduced)
+        n = aa.axes_size([a for g in gathered for a in g], sizes)
+        plan.steps.append(Step("all_gather", full, dim_axes=tuple(gathered),
+                               cost=(n - 1) / n * local_bytes(full, shape, element_bytes)))
+        cur = full
+    if any(d.axes for d in dst.dims):
+        plan.steps.append(Step("all_slice", _with(dst, [list(d.axes) for d in dst.dims],
+                                                  cur.unreduced),
+                               dim_axes=tuple(tuple(d.axes) for d in dst.dims)))
+    return plan
