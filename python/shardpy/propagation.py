@@ -33,6 +33,9 @@ from .sdy_codec import SHARDING_ATTR, ShardingCodec, module_meshes
 from .sharding import AxisRef, DimSharding, TensorSharding
 
 
+_MISSING = object()
+
+
 class Strategy(enum.Enum):
     BASIC = "basic"
     AGGRESSIVE = "aggressive"
@@ -57,8 +60,8 @@ FORWARD_ONLY_OPS = frozenset({"stablehlo.dynamic_slice", "stablehlo.dynamic_upda
 class Node:
     """An op with a rule, or an identity edge between slots."""
 
-    __slots__ = ("op", "name", "operands", "results", "rule", "category", "elementwise",
-                 "allowed", "views", "pass_through")
+    __slots__ = ("op", "name", "operands", "results", "slots", "rule", "category",
+                 "elementwise", "allowed", "views", "pass_through")
 
     def __init__(self, op, name: str, operands: list[int], results: list[int], rule: OpRule,
                  category: str, elementwise: bool = False,
@@ -67,6 +70,7 @@ class Node:
         self.name = name
         self.operands = operands
         self.results = results
+        self.slots = operands + results
         self.rule = rule
         self.category = category  # "pass_through" | "forward" | "broadcast" | "other"
         self.elementwise = elementwise
@@ -112,6 +116,7 @@ class Graph:
         self.func_links: list[FuncLink] = []
         self.producers: dict[int, Node] = {}  # slot -> the op node computing it
         self.writers: list[Callable[["Writer"], None]] = []  # write-back actions
+        self.result_writes: list[tuple[ir.Operation, list[int]]] = []  # ops with rules
         self.missing_rules: dict[str, ir.Location] = {}
         self.pending_calls: list = []  # (callee, call op, result slots): edges added last
         self._rule_cache: dict = {}   # op signature -> interned rule
@@ -142,6 +147,14 @@ class Graph:
             else:
                 slot = self.new_slot(tuple(value_type.shape), None, value_type)
             self.value_slot[value] = slot
+        return slot
+
+    def new_value_slot(self, value: ir.Value) -> int:
+        """The slot of a value defined here (an op result): never seen before."""
+        value_type = value.type
+        slot = (self.new_slot(tuple(value_type.shape), None, value_type)
+                if isinstance(value_type, ir.RankedTensorType) else -1)
+        self.value_slot[value] = slot
         return slot
 
     def alias(self, values: Iterable[ir.Value], slot: int) -> None:
@@ -177,19 +190,27 @@ class Graph:
         known = self.types[slot] if slot >= 0 else None
         return known if known is not None else value.type
 
-    def rule(self, op: ir.Operation, name: str, attrs, operands: list[int],
+    def rule(self, op: ir.Operation, name: str, attrs, operand_values, operands: list[int],
              results: list[int]) -> OpRule | None:
         """The op's rule, computed once per distinct (name, types, attributes)."""
-        key = (name, tuple(self.value_type(s, v) for s, v in zip(operands, op.operands)),
-               tuple(self.value_type(s, v) for s, v in zip(results, op.results)),
-               tuple((n, attrs[n]) for n in attrs if n != SHARDING_ATTR) if len(attrs) else ())
-        if key in self._rule_cache:
-            return self._rule_cache[key]
+        types = self.types
+        key = [name]
+        for s, v in zip(operands, operand_values):
+            key.append(types[s] if s >= 0 else v.type)
+        key.append(None)
+        for s in results:
+            key.append(types[s] if s >= 0 else None)
+        if len(attrs):
+            key.extend(attrs[n] for n in attrs)
+        key = tuple(key)
+        rule = self._rule_cache.get(key, _MISSING)
+        if rule is not _MISSING:
+            return rule
         if RULE_ATTR in attrs:
             rule = OpRule.from_attr(attrs[RULE_ATTR])
         else:
-            rule = self.table.build(op, [shape_of(t) for t in key[1]],
-                                    [shape_of(t) for t in key[2]])
+            rule = self.table.build(op, [shape_of(v.type) for v in operand_values],
+                                    [shape_of(r.type) for r in op.results])
         if rule is not None:
             rule = self._rules.setdefault(rule, rule)
             if id(rule) not in self._pointwise:
@@ -258,14 +279,11 @@ def _build_block(g: Graph, block: ir.Block) -> None:
         _build_op(g, op.operation)
 
 
-def _seed_results(g: Graph, op: ir.Operation, attrs=None) -> list[int]:
+def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     slots = [g.slot(r) for r in op.results]
-    attrs = op.attributes if attrs is None else attrs
+    attrs = op.attributes
     if SHARDING_ATTR in attrs:
-        per_value = sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings
-        for slot, attr in zip(slots, per_value):
-            g.seed(slot, g.codec.decode(attr, op.location, g.shapes[slot] if slot >= 0 else None),
-                   op.location)
+        _seed_from_attr(g, op, attrs, slots)
     return slots
 
 
@@ -275,13 +293,16 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
     if handler is not None:
         handler(g, op)
         return
-    if name.startswith("sdy.") and name not in ("sdy.constant",):
+    if name.startswith("sdy.") and name != "sdy.constant":
         _build_sdy_collective(g, op)
         return
     attrs = op.attributes
-    results = _seed_results(g, op, attrs)
-    operands = [g.slot(v) for v in op.operands]
-    rule = g.rule(op, name, attrs, operands, results)
+    results = [g.new_value_slot(r) for r in op.results]
+    if SHARDING_ATTR in attrs:
+        _seed_from_attr(g, op, attrs, results)
+    operand_values = op.operands
+    operands = [g.slot(v) for v in operand_values]
+    rule = g.rule(op, name, attrs, operand_values, operands, results)
     if rule is None:
         if name not in g.missing_rules:
             g.missing_rules[name] = op.location
@@ -291,10 +312,16 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
                     else "forward" if name in FORWARD_ONLY_OPS
                     else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
         g.add_node(Node(op, name, operands, results, rule, category, elementwise=pointwise))
-    for region in op.regions:
-        for block in region.blocks:
-            _build_block(g, block)
-    g.writers.append(lambda w: _write_results(w, op, results))
+    # The regions of other ops (reduce, sort, scatter bodies...) are scalar computations
+    # applied per element, not data flow between program values: nothing to shard there.
+    g.result_writes.append((op, results))
+
+
+def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
+    per_value = sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings
+    for slot, attr in zip(slots, per_value):
+        g.seed(slot, g.codec.decode(attr, op.location, g.shapes[slot] if slot >= 0 else None),
+               op.location)
 
 
 def _identity_edge(g: Graph, op, sources: list[int], target: int, name: str,
@@ -619,10 +646,15 @@ class Propagator:
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
         stack = list(range(len(nodes) - 1, -1, -1))
         queued = [True] * len(nodes)
+        # At level 0 only pass-through (and forward-only) ops move anything.
+        idle = ("other", "broadcast") if level == 0 else ()
         while stack:
             index = stack.pop()
             queued[index] = False
-            for slot in self._visit(nodes[index], level):
+            node = nodes[index]
+            if node.category in idle:
+                continue
+            for slot in self._visit(node, level):
                 for other in g.slot_nodes[slot]:
                     if other != index and not queued[other]:
                         queued[other] = True
@@ -652,9 +684,10 @@ class Propagator:
         """Propagate across one node; returns the slots whose sharding changed."""
         g = self.g
         self.steps += 1
-        slots = node.operands + node.results
+        slots = node.slots
         views = node.views
-        current = [g.shardings[s] if s >= 0 else None for s in slots]
+        shardings = g.shardings
+        current = [shardings[s] if s >= 0 else None for s in slots]
         if views:
             current = [g.intern(strip_axes(s, views[i])) if (i in views and s is not None)
                        else s for i, s in enumerate(current)]
@@ -928,6 +961,8 @@ def _write_manual(writer: Writer, op: ir.Operation, in_slots: list[int], out_slo
 
 def write_back(g: Graph, close: bool = True) -> None:
     writer = Writer(g, close)
+    for op, slots in g.result_writes:
+        _write_results(writer, op, slots)
     for write in g.writers:
         write(writer)
 
