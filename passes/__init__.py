@@ -7,3 +7,13 @@ shardpy-insert-reshards -> shardpy-reshard-to-collectives -> shardpy-to-local
 from . import strip_shardings  # noqa: F401
 from . import propagate  # noqa: F401
 from . import show_rules  # noqa: F401
+from . import insert_reshards  # noqa: F401
+from . import reshard_to_collectives  # noqa: F401
+from . import to_local  # noqa: F401
+
+from shardpy.pipeline import register_pipeline  # noqa: E402
+
+register_pipeline(
+    "shardpy-partition",
+    "shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local",
+    "the whole SPMD partitioner: global module in, per-device module out")

@@ -19,8 +19,8 @@ from shardpy import irio
 from shardpy.cli import run_tool
 from shardpy.diagnostics import DiagnosticEngine, ShardpyError
 from shardpy.jaxlib_bridge import make_context
-from shardpy.pipeline import (Pipeline, PipelineElement, PipelineOptions, parse_pipeline,
-                              registered_passes)
+from shardpy.pipeline import (PIPELINES, Pipeline, PipelineElement, PipelineOptions,
+                              parse_pipeline, registered_passes)
 from shardpy.verify_diagnostics import collect_expected, verify
 
 
@@ -79,6 +79,9 @@ def _passes_epilog() -> str:
         lines.append(f"  --{name:32} {info.summary}")
         if info.options:
             lines.append(f"  {'':34} options: {info.option_help()}")
+    lines.append("shardpy pipelines:")
+    for name, (text, summary) in sorted(PIPELINES.items()):
+        lines.append(f"  --{name:32} {summary}: {text}")
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ from shardpy import arrays, irio
 from shardpy.cli import run_tool
 from shardpy.diagnostics import DiagnosticEngine, ShardpyError
 from shardpy.jaxlib_bridge import make_context, request_host_devices
-from shardpy.pipeline import Pipeline, PipelineOptions, registered_passes
+from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions, registered_passes
 
 DEFAULT_PIPELINE = "shardpy-partition"
 
@@ -116,7 +116,8 @@ def main_body(argv: list[str]) -> int:
         run_partitioned = not args.reference
         if run_partitioned and not per_device:
             text = args.pass_pipeline if args.pass_pipeline is not None else DEFAULT_PIPELINE
-            if args.pass_pipeline is None and DEFAULT_PIPELINE not in registered_passes():
+            registered_passes()  # registers the named pipelines too
+            if args.pass_pipeline is None and DEFAULT_PIPELINE not in PIPELINES:
                 raise ShardpyError(
                     f"the default pipeline '{DEFAULT_PIPELINE}' is not available yet; run "
                     f"with --reference, give --pass-pipeline, or pass a per-device module")

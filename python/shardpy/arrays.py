@@ -141,7 +141,13 @@ class Comparison:
 
 def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
             ) -> Comparison:
-    """Floats within rtol/atol (NaN equals NaN); integers and booleans exactly."""
+    """Integers and booleans exactly; floats within atol + rtol * max|expected| (NaN
+    equals NaN).
+
+    The relative part is scaled by the output's largest magnitude, not each element's:
+    a partitioned program sums in a different order, and an element that is the small
+    difference of large terms carries rounding error of the terms' size. A wrong
+    partitioning (a missing reduction, a misplaced shard) is off by the values' size."""
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
         return Comparison(name, float("inf"), False,
                           f"got {actual.dtype}{list(actual.shape)}, expected "
@@ -159,8 +165,10 @@ def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, at
     max_error = float(diff.max())
     if exact:
         return Comparison(name, max_error, bool(np.array_equal(actual, expected)))
-    within = diff <= atol + rtol * np.abs(e)
+    finite = np.abs(e[np.isfinite(e)])
+    scale = float(finite.max()) if finite.size else 0.0
+    within = diff <= atol + rtol * scale
     bad = int((~within).sum())
     return Comparison(name, max_error, bad == 0,
-                      f"{bad} of {diff.size} elements outside rtol={rtol:g} atol={atol:g}"
-                      if bad else "")
+                      f"{bad} of {diff.size} elements differ by more than "
+                      f"{atol:g} + {rtol:g} * {scale:.3g}" if bad else "")

@@ -56,6 +56,12 @@ class PassInfo:
 
 
 REGISTRY: dict[str, PassInfo] = {}
+PIPELINES: dict[str, tuple[str, str]] = {}  # name -> (pipeline text, summary)
+
+
+def register_pipeline(name: str, text: str, summary: str) -> None:
+    """A named pipeline usable like a pass (`--shardpy-partition`)."""
+    PIPELINES[name] = (text, summary)
 
 
 def option(default: Any, help: str = "") -> Any:
@@ -217,15 +223,29 @@ def _matching(text: str, open_at: int) -> int:
 
 
 def parse_pipeline(text: str) -> list[PipelineElement]:
-    """Top-level elements of `builtin.module(...)` (the anchor may be omitted)."""
+    """Top-level elements of `builtin.module(...)` (the anchor may be omitted); named
+    pipelines are expanded."""
     text = text.strip()
     if not text:
         return []
     elements = [_parse_element(p) for p in _split_top_level(text, ",") if p]
     if len(elements) == 1 and elements[0].name in ("builtin.module", "any") \
             and elements[0].nested is not None and elements[0].options is None:
-        return list(elements[0].nested)
-    return elements
+        elements = list(elements[0].nested)
+    return expand_pipelines(elements)
+
+
+def expand_pipelines(elements: list[PipelineElement]) -> list[PipelineElement]:
+    registered_passes()  # pipelines are registered next to the passes
+    out: list[PipelineElement] = []
+    for element in elements:
+        if element.name in PIPELINES and element.nested is None:
+            if element.options:
+                raise ShardpyError(f"pipeline '{element.name}' takes no options")
+            out += parse_pipeline(PIPELINES[element.name][0])
+        else:
+            out.append(element)
+    return out
 
 
 def pipeline_text(elements: list[PipelineElement]) -> str:
@@ -258,7 +278,8 @@ class Pipeline:
     def __init__(self, text_or_elements, context: ir.Context,
                  options: PipelineOptions | None = None):
         self.elements = (parse_pipeline(text_or_elements)
-                         if isinstance(text_or_elements, str) else list(text_or_elements))
+                         if isinstance(text_or_elements, str)
+                         else expand_pipelines(list(text_or_elements)))
         self.context = context
         self.options = options or PipelineOptions()
         self.steps: list[StepRecord] = []

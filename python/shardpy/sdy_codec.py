@@ -135,3 +135,31 @@ class ShardingCodec:
                     types[i], ir.RankedTensorType) else None
                 out[i] = self.decode(attrs[SHARDING_ATTR], func_op.location, shape)
         return out
+
+
+# --------------------------------------------------------------------------- collectives
+# jaxlib's sdy bindings have no builders for the collectives' axis-list attributes, so
+# these three are made by MLIR's attribute parser from the model's sdy spelling (the
+# verifier then checks them against the operand and result shardings).
+
+
+def _axes_text(axes) -> str:
+    return "{" + ", ".join(str(a) for a in axes) + "}"
+
+
+def encode_axis_list(axes) -> ir.Attribute:
+    """`#sdy<axis_ref_list{"x", "y"}>` (sdy.all_reduce's reduction axes)."""
+    return ir.Attribute.parse(f"#sdy<axis_ref_list{_axes_text(axes)}>")
+
+
+def encode_axis_lists(per_dim) -> ir.Attribute:
+    """`#sdy<list_of_axis_ref_lists[{}, {"y"}]>` (gathering/slicing/scattering axes)."""
+    return ir.Attribute.parse(
+        "#sdy<list_of_axis_ref_lists[" + ", ".join(_axes_text(d) for d in per_dim) + "]>")
+
+
+def encode_all_to_all_params(params) -> ir.Attribute:
+    """`#sdy<all_to_all_param_list[{"x"}: 0->1]>` from (axes, src_dim, tgt_dim) triples."""
+    return ir.Attribute.parse(
+        "#sdy<all_to_all_param_list[" + ", ".join(
+            f"{_axes_text(axes)}: {src}->{tgt}" for axes, src, tgt in params) + "]>")

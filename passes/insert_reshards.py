@@ -1,0 +1,34 @@
+"""shardpy-insert-reshards: make every op computable on local shards.
+
+Operands whose sharding differs from what the op's sharding rule needs get an
+`sdy.reshard`; a result whose computation leaves partial sums (a sharded contraction)
+is marked `unreduced` and followed by an `sdy.all_reduce` unless its users want it
+partial; sharding constraints become reshards. See shardpy.explicit_reshards.
+
+before (propagated):
+    %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0]
+        {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+        // %a: [{"x"}, {"y"}], %w: [{"y"}, {}]
+after:
+    %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0]
+        {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}], unreduced={"y"}>]>}
+    %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}]>
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+
+from shardpy.explicit_reshards import ExplicitReshards
+from shardpy.op_rules import RULES
+from shardpy.pipeline import register_pass
+
+
+@register_pass("shardpy-insert-reshards")
+@dataclass(frozen=True)
+class InsertReshards:
+    """Insert sdy.reshard / sdy.all_reduce so every op can compute on local shards."""
+
+    def run(self, module: ir.Operation) -> None:
+        ExplicitReshards(module, RULES).run()

@@ -1,0 +1,100 @@
+"""shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
+
+The reshard planner (shardpy.reshard_planner) picks the cheapest sequence by bytes per
+device; a reshard that needs nothing disappears. A plan that had to fall back to
+"gather everything, then slice" is reported as a warning at the reshard's location.
+
+before:
+    %1 = sdy.reshard %0 <@mesh, [{}, {"x"}]> : tensor<8x8xf32>      // %0: [{"x"}, {}]
+    %2 = sdy.reshard %1 <@mesh, [{"x"}, {}]> : tensor<8x8xf32>      // partial on "y"
+after:
+    %1 = sdy.all_to_all [{"x"}: 0->1] %0 out_sharding=<@mesh, [{}, {"x"}]> : tensor<8x8xf32>
+    %2 = sdy.reduce_scatter [{"y"}, {}] ... (partial sums reduced and split in one step)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from shardpy import axis_algebra as aa
+from shardpy.diagnostics import warning
+from shardpy.explicit_reshards import plain, program_ops, replicated
+from shardpy.pipeline import register_pass
+from shardpy.reshard_planner import ReshardError, Step, plan_reshard
+from shardpy.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
+from shardpy.sharding_state import ShardingState
+from shardpy.stats import element_bytes
+from shardpy.diagnostics import ShardpyError
+
+
+@register_pass("shardpy-reshard-to-collectives")
+@dataclass(frozen=True)
+class ReshardToCollectives:
+    """Lower every sdy.reshard to sdy collectives (cheapest plan by bytes per device)."""
+
+    def run(self, module: ir.Operation) -> None:
+        state = ShardingState(module)
+        for func in [op.operation for op in module.regions[0].blocks[0].operations
+                     if op.operation.name == "func.func"]:
+            for op in program_ops(func):
+                if op.name == "sdy.reshard":
+                    _lower(op, state)
+
+
+def _lower(op: ir.Operation, state: ShardingState) -> None:
+    value = op.operands[0]
+    target = state.of(op.results[0])
+    source = state.of(value)
+    if source is None:
+        source = replicated(target, target.rank)
+    value_type = value.type
+    try:
+        plan = plan_reshard(source, target, tuple(value_type.shape),
+                            element_bytes(value_type.element_type))
+    except ReshardError as err:
+        raise ShardpyError(str(err), op.location) from None
+    if plan.last_resort:
+        warning(op.location, f"resharding {source} to {target} gathers the whole value "
+                             f"and slices it again (no cheaper sequence found)")
+    current = value
+    with op.location, ir.InsertionPoint(op):
+        for step in plan.steps:
+            current = _emit(step, current, state)
+    op.results[0].replace_all_uses_with(current)
+    op.erase()
+
+
+def _merged(per_dim, sizes):
+    out = []
+    for axes in per_dim:
+        merged: list = []
+        for ref in axes:
+            aa.append_or_merge(merged, ref, sizes)
+        out.append(merged)
+    return out
+
+
+def _emit(step: Step, value: ir.Value, state: ShardingState) -> ir.Value:
+    codec = state.codec
+    result = plain(step.result, step.result.dims, step.result.unreduced)
+    out = codec.encode(result)
+    sizes = result.mesh.axes
+    if step.kind == "all_reduce":
+        new = sdy.AllReduceOp(value, encode_axis_list(_merged([step.axes], sizes)[0]), out)
+    elif step.kind == "all_gather":
+        new = sdy.AllGatherOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "all_slice":
+        new = sdy.AllSliceOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "reduce_scatter":
+        new = sdy.ReduceScatterOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "all_to_all":
+        new = sdy.AllToAllOp(value, encode_all_to_all_params(
+            [(step.axes, step.src_dim, step.tgt_dim)]), out)
+    elif step.kind == "collective_permute":
+        new = sdy.CollectivePermuteOp(value, out)
+    else:
+        raise AssertionError(step.kind)
+    state.remember(new.result, result)
+    return new.result

@@ -1,0 +1,41 @@
+"""shardpy-to-local: the per-device program.
+
+Every value takes the local shape of its sharding, sdy collectives become stablehlo
+collectives over replica groups of logical device ids, and values that depend on
+where a device's shard starts (iota, non-splat constants, slices of collectives) read
+their offsets from per-device tables indexed by stablehlo.partition_id. See
+shardpy.local_lowering.
+
+before:
+    sdy.mesh @mesh = <["x"=4]>
+    func.func @main(%a: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+        -> (tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
+      %0 = sdy.all_gather [{"x"}, {}] %a out_sharding=<@mesh, [{}, {}]> : tensor<16x8xf32>
+      return %0 : tensor<16x8xf32>
+    }
+after:
+    module attributes {mhlo.num_partitions = 4 : i32, shardpy.per_device} {
+    func.func @main(%a: tensor<4x8xf32> {sdy.sharding = ...}) -> (tensor<16x8xf32> {...}) {
+      %0 = "stablehlo.all_gather"(%a) <{all_gather_dim = 0 : i64, channel_handle = ...,
+          replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}>
+          : (tensor<4x8xf32>) -> tensor<16x8xf32>
+      return %0 : tensor<16x8xf32>
+    }
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+
+from shardpy.local_lowering import LocalLowering
+from shardpy.pipeline import register_pass
+
+
+@register_pass("shardpy-to-local")
+@dataclass(frozen=True)
+class ToLocal:
+    """Global shapes and sdy collectives -> per-device shapes and stablehlo collectives."""
+
+    def run(self, module: ir.Operation) -> None:
+        LocalLowering(module).run()

@@ -1,0 +1,518 @@
+"""Make every op of a propagated module computable on local shards.
+
+For each op with a sharding rule, choose one sharding per factor (`factor axes`): from
+the results where they have it (so results need no reshard), else from the most sharded
+operand (slicing the others is free). Operands whose sharding differs get an
+`sdy.reshard` in front; the op's result gets the sharding the local computation really
+produces — including `unreduced` axes where a reduction factor (contraction, summed dim)
+is sharded — and, where the propagated sharding wants something else, an `sdy.all_reduce`
+and/or `sdy.reshard` behind it.
+
+Partial sums stay partial through linear ops (add/subtract of equally partial values,
+negate, transpose, reshape, broadcast, convert, one partial side of a multiply or dot,
+a summing reduce) and are reduced only where a consumer needs the whole value.
+
+Ops that shardpy-to-local cannot compute on shards (see LOCAL_OPS) get every operand
+replicated and are computed whole on every device, with a warning: correct, never wrong.
+Factors that need replication, and permutation factors (pad/slice/concatenate/reverse
+dims), are always replicated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from . import axis_algebra as aa
+from .diagnostics import ShardpyError, warning
+from .factor_propagation import FactorSharding, TensorFactors, project, unproject
+from .rules import FactorKind, OpRule, RuleTable, shape_of
+from .sdy_codec import encode_axis_list
+from .sharding import AxisRef, DimSharding, TensorSharding
+from .sharding_state import ShardingState, manual_axes, without_axes
+
+# Ops shardpy-to-local computes on shards (besides ops with a pointwise rule).
+LOCAL_OPS = frozenset({
+    "stablehlo.broadcast_in_dim", "stablehlo.transpose", "stablehlo.reshape",
+    "stablehlo.dot_general", "stablehlo.dot", "stablehlo.reduce", "stablehlo.iota",
+    "stablehlo.constant", "stablehlo.concatenate", "stablehlo.slice", "stablehlo.pad",
+    "stablehlo.convert", "stablehlo.select", "stablehlo.clamp", "stablehlo.compare",
+})
+# Ops without operands that shardpy-to-local builds per device in any sharding.
+SOURCE_OPS = frozenset({"stablehlo.constant", "stablehlo.iota"})
+# Regions of these ops hold program data flow (walked); other regions are per-element
+# computations (reduce bodies...) and are left alone.
+STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.case",
+                                   "stablehlo.if", "sdy.manual_computation",
+                                   "sdy.named_computation"})
+SUM_REDUCERS = {"stablehlo.add"}
+SELF_COMBINING_REDUCERS = {"stablehlo.maximum", "stablehlo.minimum", "stablehlo.multiply",
+                           "stablehlo.and", "stablehlo.or"}
+
+
+def program_ops(root: ir.Operation) -> list[ir.Operation]:
+    """Ops of `root`'s regions in program order, descending only into structural ops."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    inner = inner.operation
+                    found.append(inner)
+                    if inner.name in STRUCTURAL_REGION_OPS:
+                        visit(inner)
+
+    visit(root)
+    return found
+
+
+def same_layout(a: TensorSharding | None, b: TensorSharding | None) -> bool:
+    """Equal placement of data: axes per dim and partial axes (flags ignored)."""
+    def key(s):
+        if s is None:
+            return None
+        if not s.unreduced and not any(d.axes for d in s.dims):
+            return None  # fully replicated
+        return tuple(d.axes for d in s.dims), frozenset(s.unreduced)
+
+    return key(a) == key(b)
+
+
+def plain(sharding: TensorSharding, dims=None, unreduced=()) -> TensorSharding:
+    """A closed sharding (no priorities, no replicated axes) on the same mesh."""
+    dims = sharding.dims if dims is None else dims
+    return TensorSharding(sharding.mesh, tuple(DimSharding(tuple(d.axes), True) for d in dims),
+                          (), tuple(unreduced), sharding.mesh_name)
+
+
+def replicated(template: TensorSharding, rank: int) -> TensorSharding:
+    return TensorSharding.replicated_on(template.mesh, rank, template.mesh_name)
+
+
+@dataclass
+class OpPlan:
+    operands: list[TensorSharding | None]  # required (None: leave as is)
+    results: list[TensorSharding]          # what the local computation produces
+    fallback: bool = False
+
+
+class ExplicitReshards:
+    def __init__(self, module: ir.Operation, table: RuleTable):
+        self.module = module
+        self.table = table
+        self.state = ShardingState(module)
+        self.warned: set[str] = set()
+
+    # -- driver ----------------------------------------------------------------------
+    def run(self) -> None:
+        funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
+                 for op in self.module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func"}
+        self.funcs = funcs
+        for func in funcs.values():
+            for op in program_ops(func):
+                self._op(op, func)
+
+    def _op(self, op: ir.Operation, func: ir.Operation) -> None:
+        name = op.name
+        if name == "func.return":
+            for i in range(len(op.operands)):
+                target = self.state.func_result_sharding(func, i)
+                current = self.state.of(op.operands[i])
+                if target is None and current is not None:
+                    target = replicated(current, current.rank)  # unannotated: whole value
+                self._reshard_operand(op, i, target)
+        elif name == "stablehlo.return":
+            self._region_return(op)
+        elif name == "sdy.return":
+            self._region_return(op)
+        elif name == "sdy.sharding_constraint":
+            self._constraint_to_reshard(op)
+        elif name == "sdy.propagation_barrier":
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
+        elif name == "sdy.sharding_group":
+            op.erase()
+        elif name in ("stablehlo.while", "stablehlo.optimization_barrier"):
+            for i in range(len(op.operands)):
+                self._reshard_operand(op, i, self.state.of(op.results[i]))
+        elif name == "sdy.manual_computation":
+            ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
+            for i, attr in enumerate(ins):
+                self._reshard_operand(op, i, self.state.codec.decode(attr, op.location))
+        elif name == "func.call":
+            self._call(op)
+        elif name.startswith("sdy.") or name in ("stablehlo.case", "stablehlo.if",
+                                                 "sdy.named_computation"):
+            return  # reshards and collectives are lowered later; branches at their returns
+        else:
+            self._compute_op(op)
+
+    # -- structure --------------------------------------------------------------------
+    def _region_return(self, op: ir.Operation) -> None:
+        parent = op.parent.operation if op.parent is not None else None
+        if parent is None:
+            return
+        name = parent.name
+        if name in ("stablehlo.while", "stablehlo.case", "stablehlo.if",
+                    "sdy.named_computation"):
+            if name == "stablehlo.while" and _region_index(parent, op) == 0:
+                return  # the loop condition returns a replicated predicate
+            for i in range(len(op.operands)):
+                self._reshard_operand(op, i, self.state.of(parent.results[i]))
+        elif name == "sdy.manual_computation":
+            outs = sdy.TensorShardingPerValueAttr(parent.attributes["out_shardings"]).shardings
+            manual = manual_axes(parent)
+            for i, attr in enumerate(outs):
+                target = without_axes(self.state.codec.decode(attr, parent.location), manual)
+                self._reshard_operand(op, i, target)
+
+    def _call(self, op: ir.Operation) -> None:
+        callee = self.funcs.get(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+        if callee is None:
+            return
+        for i in range(len(op.operands)):
+            self._reshard_operand(op, i, self.state.func_arg_sharding(callee, i))
+        produced = [self.state.func_result_sharding(callee, i) for i in range(len(op.results))]
+        wanted = [self.state.of(r) for r in op.results]
+        self.state.set_results(op, produced)
+        for result, have, want in zip(op.results, produced, wanted):
+            self._reshard_result(op, result, have, want)
+
+    def _constraint_to_reshard(self, op: ir.Operation) -> None:
+        sharding = self.state.of(op.results[0])
+        with op.location, ir.InsertionPoint(op):
+            reshard = sdy.ReshardOp(op.operands[0], self.state.codec.encode(sharding))
+        op.results[0].replace_all_uses_with(reshard.result)
+        self.state.remember(reshard.result, sharding)
+        op.erase()
+
+    # -- ops with rules -----------------------------------------------------------------
+    def _compute_op(self, op: ir.Operation) -> None:
+        operand_shardings = [self.state.of(v) for v in op.operands]
+        result_shardings = [self.state.of(r) for r in op.results]
+        if op.name in SOURCE_OPS:
+            # Made on each device directly in its result sharding (shardpy-to-local).
+            self.state.set_results(op, [plain(s, s.dims) if s is not None else None
+                                        for s in result_shardings])
+            return
+        template = next((s for s in result_shardings + operand_shardings if s is not None),
+                        None)
+        if template is None:
+            return  # nothing sharded: every device computes the whole op
+        meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
+                  if s is not None}
+        if len(meshes) > 1:
+            raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
+                               f"such ops is not supported yet", op.location)
+        rule = self._rule(op)
+        plan = self._plan(op, rule, operand_shardings, result_shardings, template)
+        if plan.fallback and op.name not in self.warned:
+            self.warned.add(op.name)
+            warning(op.location, f"'{op.name}' is computed replicated: its operands are "
+                                 f"gathered on every device and its result sliced")
+        for i, target in enumerate(plan.operands):
+            if target is not None:
+                self._reshard_operand(op, i, target)
+        self.state.set_results(op, plan.results)
+        for result, have, want in zip(op.results, plan.results, result_shardings):
+            self._reshard_result(op, result, have, want)
+
+    def _rule(self, op: ir.Operation) -> OpRule | None:
+        from .rules import RULE_ATTR
+
+        if RULE_ATTR in op.attributes:
+            return OpRule.from_attr(op.attributes[RULE_ATTR])
+        return self.table.build(op, [shape_of(v.type) for v in op.operands],
+                                [shape_of(r.type) for r in op.results])
+
+    def _plan(self, op, rule: OpRule | None, operand_shardings, result_shardings,
+              template: TensorSharding) -> OpPlan:
+        ranks_in = [len(shape_of(v.type)) for v in op.operands]
+        ranks_out = [len(shape_of(r.type)) for r in op.results]
+        local = rule is not None and (op.name in LOCAL_OPS or _pointwise(rule))
+        reduction_ok = local and _reduction_is_sum_or_self_combining(op)
+        if not local:
+            return OpPlan([replicated(template, r) for r in ranks_in],
+                          [replicated(template, r) for r in ranks_out], fallback=True)
+        sizes = template.mesh.axes
+        tensors = [project(m, s, rule.factor_sizes, sizes) if s is not None else None
+                   for m, s in zip(rule.operands + rule.results,
+                                   operand_shardings + result_shardings)]
+        factor_axes = _choose_factor_axes(rule, tensors, len(op.operands), sizes,
+                                          reduction_ok)
+        operands = []
+        for mapping, current in zip(rule.operands, operand_shardings):
+            operands.append(_sharding_from_factors(mapping, rule, factor_axes, template, sizes))
+        # Partial sums: the op's own sharded reduction factors, plus partial operands that
+        # a linear op carries through.
+        partial: list[AxisRef] = []
+        if reduction_ok and _reducer_kind(op) != "self-combining":
+            for f, kind in enumerate(rule.kinds):
+                if kind is FactorKind.REDUCTION:
+                    partial += factor_axes[f]
+        carried = _carried_unreduced(op, operand_shardings, operands)
+        if carried:
+            operands = [plain(o, o.dims, carried_i) if o is not None else o
+                        for o, carried_i in zip(operands, carried[1])]
+            partial += [a for a in carried[0] if a not in partial]
+        results = []
+        for mapping in rule.results:
+            result = _sharding_from_factors(mapping, rule, factor_axes, template, sizes)
+            used = {a for d in result.dims for a in d.axes}
+            keep = [a for a in partial if a not in used]
+            results.append(plain(result, result.dims, _mesh_order(keep, template)))
+        return OpPlan(operands, results)
+
+    # -- inserting reshards ---------------------------------------------------------------
+    def _reshard_operand(self, op: ir.Operation, index: int,
+                         target: TensorSharding | None) -> None:
+        value = op.operands[index]
+        current = self.state.of(value)
+        if target is None:
+            if current is None or not current.unreduced:
+                return
+            target = plain(current, current.dims)
+        if same_layout(current, target):
+            return
+        if current is None:
+            current = replicated(target, target.rank)
+        with op.location, ir.InsertionPoint(op):
+            new = self._convert(value, current, target)
+        op.operands[index] = new
+
+    def _reshard_result(self, op: ir.Operation, result: ir.Value,
+                        have: TensorSharding | None, want: TensorSharding | None) -> None:
+        if want is None:
+            if have is None or not have.unreduced:
+                return
+            want = plain(have, have.dims)
+        if have is None or same_layout(have, want):
+            return
+        with op.location, ir.InsertionPoint(op):
+            final = self._convert(result, have, want)
+        # Move the new ops after `op`, in order, then point the other users at them.
+        new_ops = []
+        value = final
+        while value != result:
+            producer = value.owner.operation
+            new_ops.append(producer)
+            value = producer.operands[0]
+        anchor = op
+        for new_op in reversed(new_ops):
+            new_op.move_after(anchor)
+            anchor = new_op
+        result.replace_all_uses_except(final, new_ops[-1])
+
+    def _convert(self, value: ir.Value, have: TensorSharding, want: TensorSharding
+                 ) -> ir.Value:
+        """Ops (at the current insertion point) turning `have` into `want`: an
+        sdy.all_reduce when only partial axes go away, else one sdy.reshard."""
+        codec = self.state.codec
+        reduce = [a for a in have.unreduced if a not in want.unreduced]
+        dims_same = all(h.axes == w.axes for h, w in zip(have.dims, want.dims))
+        if reduce and dims_same and all(a in have.unreduced for a in want.unreduced):
+            out = plain(have, have.dims, [a for a in have.unreduced if a not in reduce])
+            new = sdy.AllReduceOp(value, encode_axis_list(reduce), codec.encode(out)).result
+        else:
+            out = plain(want, want.dims, want.unreduced)
+            new = sdy.ReshardOp(value, codec.encode(out)).result
+        self.state.remember(new, out)
+        return new
+
+
+def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
+    region = terminator.block.region
+    for i, candidate in enumerate(parent.regions):
+        if candidate == region:
+            return i
+    return -1
+
+
+def _pointwise(rule: OpRule) -> bool:
+    tensors = rule.operands + rule.results
+    return bool(tensors) and all(t == tensors[0] for t in tensors) and all(
+        k is FactorKind.PASS_THROUGH for k in rule.kinds)
+
+
+def _reducer_kind(op: ir.Operation) -> str | None:
+    """'sum', 'self-combining' (max, min, ...) or None for a single-op reduce body."""
+    if op.name in ("stablehlo.dot_general", "stablehlo.dot"):
+        return "sum"
+    if op.name != "stablehlo.reduce" or len(op.operands) != 2:
+        return None
+    body = op.regions[0].blocks[0]
+    ops = [o.operation for o in body.operations]
+    if len(ops) != 2 or list(ops[0].operands) != list(body.arguments):
+        return None
+    if ops[0].name in SUM_REDUCERS:
+        return "sum" if _is_identity_init(op, "sum") else None
+    if ops[0].name in SELF_COMBINING_REDUCERS:
+        return "self-combining" if _is_identity_init(op, ops[0].name) else None
+    return None
+
+
+def reducer_op(op: ir.Operation) -> str | None:
+    """The stablehlo op name a single-op reduce body applies."""
+    body = op.regions[0].blocks[0]
+    return [o.operation for o in body.operations][0].name
+
+
+def identity_value(reducer: str, element_type: ir.Type):
+    """The identity element of `reducer` for `element_type` (as a Python number)."""
+    import numpy as np
+
+    from .arrays import numpy_dtype
+
+    dtype = numpy_dtype(element_type)
+    if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
+        return dtype.type(0)
+    if reducer in ("stablehlo.multiply", "stablehlo.and"):
+        return dtype.type(1)
+    if reducer == "stablehlo.maximum":
+        return dtype.type(-np.inf) if np.issubdtype(dtype, np.floating) else (
+            np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else dtype.type(0))
+    if reducer == "stablehlo.minimum":
+        return dtype.type(np.inf) if np.issubdtype(dtype, np.floating) else (
+            np.iinfo(dtype).max if np.issubdtype(dtype, np.integer) else dtype.type(1))
+    raise ValueError(reducer)
+
+
+def _is_identity_init(op: ir.Operation, reducer: str) -> bool:
+    """Is the reduce's init value a constant equal to the reducer's identity?"""
+    import numpy as np
+
+    init = op.operands[1]
+    if not isinstance(init, ir.OpResult) or init.owner.operation.name != "stablehlo.constant":
+        return False
+    attr = init.owner.operation.attributes["value"]
+    try:
+        value = np.array(ir.DenseElementsAttr(attr)).reshape(-1)
+    except Exception:
+        return False
+    if value.size != 1:
+        return False
+    expected = identity_value(reducer, init.type.element_type)
+    return bool(value[0] == expected)
+
+
+def _reduction_is_sum_or_self_combining(op: ir.Operation) -> bool:
+    return _reducer_kind(op) is not None
+
+
+def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
+                        sizes, reduction_ok: bool) -> list[list[AxisRef]]:
+    """One list of axes per factor: results' shardings first, else the most sharded
+    operand's; no axis twice; sizes must divide; compound dims stay expressible."""
+    n = rule.num_factors
+    candidates: list[list[AxisRef]] = [[] for _ in range(n)]
+    for f in range(n):
+        for t in tensors[num_operands:]:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and (fs.axes or fs.overflow):
+                candidates[f] = list(fs.axes)
+                break
+        else:
+            best: list[AxisRef] = []
+            for t in tensors[:num_operands]:
+                fs = t.factors.get(f) if t is not None else None
+                if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
+                    best = list(fs.axes)
+            candidates[f] = best
+    in_results = [any(f in t_f for t in rule.results for d in t for t_f in [d])
+                  for f in range(n)]
+    order = sorted(range(n), key=lambda f: (not in_results[f], f))
+    chosen: list[list[AxisRef]] = [[] for _ in range(n)]
+    used: list[AxisRef] = []
+    for f in order:
+        kind = rule.kinds[f]
+        if kind is FactorKind.NEED_REPLICATION or kind is FactorKind.PERMUTATION:
+            continue
+        if kind is FactorKind.REDUCTION and not reduction_ok:
+            continue
+        axes = []
+        total = 1
+        for ref in candidates[f]:
+            if any(aa.overlaps(ref, u, sizes) for u in used):
+                break
+            size = aa.size(ref, sizes)
+            if rule.factor_sizes[f] % (total * size):
+                break  # uneven shards are not computed locally yet
+            axes.append(ref)
+            total *= size
+        chosen[f] = axes
+        used += axes
+    # A dim holding several factors can only shard a later factor when every earlier
+    # one is fully sharded (else the shard would be a strided view).
+    for tensor in rule.operands + rule.results:
+        for dim in tensor:
+            blocked = False
+            for f in dim:
+                if blocked:
+                    chosen[f] = []
+                elif aa.axes_size(chosen[f], sizes) < rule.factor_sizes[f]:
+                    blocked = True
+    return chosen
+
+
+def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,
+                           sizes) -> TensorSharding:
+    factors = {f: FactorSharding(tuple(factor_axes[f]), True) for dim in mapping for f in dim}
+    sharding = unproject(TensorFactors(factors, ()), mapping, rule.factor_sizes, None,
+                         template, sizes)
+    return plain(sharding, sharding.dims)
+
+
+def _mesh_order(axes, template: TensorSharding) -> list[AxisRef]:
+    order = {n: i for i, n in enumerate(template.mesh.axis_names)}
+    return sorted(axes, key=lambda a: (order.get(a.name, 0), a.sub or (0, 0)))
+
+
+LINEAR_ALL_OPERANDS = frozenset({"stablehlo.add", "stablehlo.subtract",
+                                 "stablehlo.concatenate"})
+LINEAR_SINGLE_OPERAND = frozenset({"stablehlo.negate", "stablehlo.transpose",
+                                   "stablehlo.reshape", "stablehlo.broadcast_in_dim",
+                                   "stablehlo.copy", "stablehlo.reverse", "stablehlo.slice"})
+LINEAR_ONE_SIDE = frozenset({"stablehlo.multiply", "stablehlo.dot_general", "stablehlo.dot"})
+
+
+def _carried_unreduced(op: ir.Operation, current, required):
+    """Partial axes a linear op can carry from operands to its result:
+    (result's carried axes, per-operand unreduced to keep), or None."""
+    unreduced = [set(s.unreduced) if s is not None else set() for s in current]
+    if not any(unreduced):
+        return None
+    name = op.name
+    if name == "stablehlo.convert" and _is_float(op.operands[0].type) and _is_float(
+            op.results[0].type):
+        name = "stablehlo.negate"  # float -> float convert is linear
+    if name == "stablehlo.reduce" and _reducer_kind(op) == "sum":
+        name = "stablehlo.negate"
+    common = None
+    if name in LINEAR_ALL_OPERANDS:
+        common = set.intersection(*unreduced) if all(unreduced) else None
+        if common is not None and any(u != common for u in unreduced):
+            common = None
+    elif name in LINEAR_SINGLE_OPERAND and len(unreduced) >= 1:
+        common = unreduced[0] if not any(unreduced[1:]) else None
+    elif name in LINEAR_ONE_SIDE:
+        partial = [u for u in unreduced if u]
+        common = partial[0] if len(partial) == 1 else None
+    if not common:
+        return None
+    # Axes the op now shards a dim on cannot stay partial.
+    for req in required:
+        if req is not None:
+            common -= {a for d in req.dims for a in d.axes}
+    if not common:
+        return None
+    keep = [sorted(common & u, key=str) for u in unreduced]
+    return sorted(common, key=str), keep
+
+
+def _is_float(value_type: ir.Type) -> bool:
+    return isinstance(value_type, ir.RankedTensorType) and isinstance(
+        value_type.element_type, ir.FloatType)

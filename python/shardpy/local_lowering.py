@@ -1,0 +1,422 @@
+"""Global -> per-device: local shapes, stablehlo collectives, per-device values.
+
+After shardpy-insert-reshards and shardpy-reshard-to-collectives every op computes on
+local shards as it is, so most ops only get their types shrunk to the local shape of
+their sharding. The rest:
+
+  sdy collectives       stablehlo.all_gather / all_reduce / reduce_scatter / all_to_all /
+                        collective_permute with replica groups over the collective's axes
+                        (shardpy.device_groups: logical device ids, the mesh's device
+                        order), a fresh channel handle each, global device ids;
+                        sdy.all_slice is a local dynamic_slice
+  iota, constant        values depend on where the device's shard starts: offsets come
+                        from a per-device table indexed by stablehlo.partition_id
+  reduce (max, min...)  a reduction over sharded dims is finished by an all_reduce with
+                        the same reducer
+  slice                 limits of sharded dims become local
+  manual_computation    its body is already per-device code: inlined
+
+The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
+`sdy.sharding`s (the runtime's contract), other sharding attributes are dropped.
+"""
+from __future__ import annotations
+
+from math import prod
+
+import numpy as np
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from .device_groups import group_index, replica_groups
+from .diagnostics import ShardpyError
+from .explicit_reshards import _reducer_kind, program_ops, reducer_op
+from .ir_utils import filter_signature_attrs, inline_region_before, public_main
+from .sdy_codec import SHARDING_ATTR
+from .sharding import AxisRef, TensorSharding
+from .sharding_state import ShardingState
+
+PER_DEVICE_ATTR = "shardpy.per_device"
+COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
+               "sdy.reduce_scatter", "sdy.collective_permute")
+
+
+class LocalLowering:
+    def __init__(self, module: ir.Operation):
+        self.module = module
+        self.state = ShardingState(module)
+        self.shardings: dict[ir.Value, TensorSharding | None] = {}
+        self.channel = _first_free_channel(module)
+        self.num_devices = 1
+        self._pid: dict = {}
+
+    # -- driver --------------------------------------------------------------------------
+    def run(self) -> None:
+        funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func"]
+        per_func = {id(f): program_ops(f) for f in funcs}
+        for f in funcs:
+            self._read_shardings(f, per_func[id(f)])
+        self.num_devices = max([1] + [s.mesh.size for s in self.shardings.values()
+                                      if s is not None and not s.mesh.is_maximal])
+        main = public_main(self.module)
+        for f in funcs:
+            self._lower_func(f, per_func[id(f)], is_main=f == (main.operation if main else None))
+        self.module.attributes[PER_DEVICE_ATTR] = ir.UnitAttr.get()
+        self.module.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), self.num_devices)
+
+    def _read_shardings(self, func, ops) -> None:
+        body = func.regions[0].blocks[0]
+        for arg in body.arguments:
+            self.shardings[arg] = self.state.of(arg)
+        for op in ops:
+            for result in op.results:
+                self.shardings[result] = self.state.of(result)
+            if op.name in ("stablehlo.while", "sdy.manual_computation"):
+                for region in op.regions:
+                    for arg in region.blocks[0].arguments:
+                        self.shardings[arg] = self.state.of(arg)
+
+    def _lower_func(self, func, ops, is_main: bool) -> None:
+        body = func.regions[0].blocks[0]
+        self._current_func = func
+        for arg in body.arguments:
+            arg.set_type(self._local_type(arg, func.location))
+        manuals = []
+        for op in ops:
+            name = op.name
+            if name in COLLECTIVES:
+                self._collective(op)
+                continue
+            if name == "sdy.manual_computation":
+                manuals.append(op)
+            handler = _HANDLERS.get(name)
+            if handler is not None:
+                handler(self, op)
+            else:
+                self._shrink_results(op)
+            if name in ("stablehlo.while", "sdy.manual_computation"):
+                for region in op.regions:
+                    for arg in region.blocks[0].arguments:
+                        arg.set_type(self._local_type(arg, op.location))
+            if SHARDING_ATTR in op.attributes:
+                del op.attributes[SHARDING_ATTR]
+        for op in reversed(manuals):
+            inline_region_before(op)
+        terminator = body.operations[len(body.operations) - 1]
+        func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            [a.type for a in body.arguments], [v.type for v in terminator.operands]))
+        if not is_main:
+            filter_signature_attrs(func, lambda n: n.startswith("sdy."))
+
+    # -- types ---------------------------------------------------------------------------
+    def _local_type(self, value: ir.Value, loc) -> ir.Type:
+        value_type = value.type
+        sharding = self.shardings.get(value)
+        if sharding is None or not isinstance(value_type, ir.RankedTensorType):
+            return value_type
+        return self._local_of(value_type, sharding, loc)
+
+    def _local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
+        shape = list(value_type.shape)
+        for i, size in enumerate(shape):
+            shards = sharding.dim_shards(i)
+            if size % shards:
+                raise ShardpyError(
+                    f"dimension {i} of {value_type} is sharded {shards} ways by {sharding}, "
+                    f"which does not divide it; uneven shards are not partitioned yet",
+                    loc)
+        return ir.RankedTensorType.get(list(sharding.local_shape(shape)),
+                                       value_type.element_type)
+
+    def _shrink_results(self, op: ir.Operation) -> None:
+        for result in op.results:
+            result.set_type(self._local_type(result, op.location))
+
+    # -- per-device values -----------------------------------------------------------------
+    def _partition_id(self) -> ir.Value:
+        """tensor<i32> partition id, made once at the top of the current function."""
+        func = self._current_func
+        key = id(func)
+        if key not in self._pid:
+            body = func.regions[0].blocks[0]
+            first = body.operations[0]
+            with ir.InsertionPoint(first), func.location:
+                pid = stablehlo.PartitionIdOp().result
+                self._pid[key] = stablehlo.ConvertOp(
+                    ir.RankedTensorType.get([], ir.IntegerType.get_signless(32)), pid).result
+        return self._pid[key]
+
+    def _device_scalar(self, values: list[int]) -> ir.Value:
+        """tensor<i32> holding values[partition id] (at the current insertion point)."""
+        if len(set(values)) == 1:
+            return _const_i32(values[0])
+        i32 = ir.IntegerType.get_signless(32)
+        table = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
+            np.array(values, dtype=np.int32))).result
+        picked = stablehlo.DynamicSliceOp(table, [self._partition_id()], [1],
+                                          results=[ir.RankedTensorType.get([1], i32)]).result
+        return stablehlo.ReshapeOp(ir.RankedTensorType.get([], i32), picked).result
+
+    def _offsets(self, sharding: TensorSharding, local_shape) -> list[ir.Value]:
+        """Where this device's shard starts, per dim."""
+        per_device = [[0] * self.num_devices for _ in local_shape]
+        for device in range(self.num_devices):
+            if not sharding.mesh.contains_device(device):
+                continue
+            index = sharding.shard_index(device)
+            for d, size in enumerate(local_shape):
+                per_device[d][device] = index[d] * size
+        return [self._device_scalar(v) for v in per_device]
+
+    # -- ops -------------------------------------------------------------------------------
+    def _constant(self, op: ir.Operation) -> None:
+        result = op.results[0]
+        sharding = self.shardings.get(result)
+        if sharding is None or not any(d.axes for d in sharding.dims):
+            return
+        attr = op.attributes["value"]
+        local_type = self._local_of(result.type, sharding, op.location)
+        dense = ir.DenseElementsAttr(attr)
+        if dense.is_splat:
+            op.attributes["value"] = ir.DenseElementsAttr.get_splat(local_type, dense.get_splat_value())
+            result.set_type(local_type)
+            return
+        # The full constant on every device, then this device's block of it.
+        new_ops_at = _after(op)
+        with op.location, new_ops_at:
+            sliced = stablehlo.DynamicSliceOp(result, self._offsets(sharding, local_type.shape),
+                                              list(local_type.shape),
+                                              results=[local_type]).result
+        result.replace_all_uses_except(sliced, sliced.owner.operation)
+
+    def _iota(self, op: ir.Operation) -> None:
+        result = op.results[0]
+        sharding = self.shardings.get(result)
+        if sharding is None or not any(d.axes for d in sharding.dims):
+            return
+        dim = ir.IntegerAttr(op.attributes["iota_dimension"]).value
+        local_type = self._local_of(result.type, sharding, op.location)
+        result.set_type(local_type)
+        if not sharding.dims[dim].axes:
+            return
+        with op.location, _after(op):
+            offset = self._offsets(sharding, local_type.shape)[dim]
+            element = local_type.element_type
+            scalar = stablehlo.ConvertOp(ir.RankedTensorType.get([], element), offset).result
+            spread = stablehlo.BroadcastInDimOp(local_type, scalar, []).result
+            shifted = stablehlo.AddOp(result, spread).result
+        result.replace_all_uses_except(shifted, shifted.owner.operation)
+
+    def _slice(self, op: ir.Operation) -> None:
+        operand = op.operands[0]
+        sharding = self.shardings.get(operand)
+        self._shrink_results(op)
+        if sharding is None:
+            return
+        local = list(operand.type.shape)  # operands were shrunk already
+        starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
+        limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
+        for d, dim in enumerate(sharding.dims):
+            if dim.axes:
+                starts[d], limits[d] = 0, local[d]  # insert-reshards only shards whole dims
+        op.attributes["start_indices"] = ir.DenseI64ArrayAttr.get(starts)
+        op.attributes["limit_indices"] = ir.DenseI64ArrayAttr.get(limits)
+
+    def _reduce(self, op: ir.Operation) -> None:
+        self._shrink_results(op)
+        if _reducer_kind(op) != "self-combining":
+            return
+        sharding = self.shardings.get(op.operands[0])
+        if sharding is None:
+            return
+        dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
+        axes = tuple(a for d in dims for a in sharding.dims[d].axes)
+        if not axes:
+            return
+        result = op.results[0]
+        with op.location, _after(op):
+            combined = self._all_reduce(result, axes, sharding.mesh, reducer_op(op))
+        result.replace_all_uses_except(combined, combined.owner.operation)
+
+    # -- collectives --------------------------------------------------------------------------
+    def _next_channel(self) -> ir.Attribute:
+        handle = self.channel
+        self.channel += 1
+        return stablehlo.ChannelHandle.get(handle, 1)
+
+    def _groups(self, mesh, axes) -> ir.Attribute:
+        groups = replica_groups(mesh, tuple(axes))
+        return ir.DenseIntElementsAttr.get(np.array(groups, dtype=np.int64))
+
+    def _all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
+                    ) -> ir.Value:
+        op = stablehlo.AllReduceOp([value.type], [value], self._groups(mesh, axes),
+                                   channel_handle=self._next_channel(),
+                                   use_global_device_ids=True)
+        _reducer_region(op.operation.regions[0], value.type.element_type, reducer)
+        return op.results[0]
+
+    def _collective(self, op: ir.Operation) -> None:
+        name = op.name
+        operand = op.operands[0]
+        source = self.shardings.get(operand)
+        target = self.shardings.get(op.results[0])
+        mesh = target.mesh
+        local_out = self._local_of(op.results[0].type, target, op.location)
+        with op.location, ir.InsertionPoint(op):
+            value = operand
+            if name == "sdy.all_reduce":
+                axes = [a for a in source.unreduced if a not in target.unreduced]
+                value = self._all_reduce(value, axes, mesh)
+            elif name == "sdy.all_gather":
+                for d, (s, t) in enumerate(zip(source.dims, target.dims)):
+                    axes = _suffix_after(s.axes, t.axes, mesh)
+                    if axes:
+                        shape = list(value.type.shape)
+                        shape[d] *= prod(a.size(mesh) for a in axes)
+                        value = stablehlo.AllGatherOp(
+                            [ir.RankedTensorType.get(shape, value.type.element_type)], [value],
+                            d, self._groups(mesh, axes), channel_handle=self._next_channel(),
+                            use_global_device_ids=True).results[0]
+            elif name == "sdy.all_slice":
+                value = self._all_slice(value, source, target, local_out)
+            elif name == "sdy.reduce_scatter":
+                for d, (s, t) in enumerate(zip(source.dims, target.dims)):
+                    axes = _suffix_after(t.axes, s.axes, mesh)
+                    if axes:
+                        shape = list(value.type.shape)
+                        shape[d] //= prod(a.size(mesh) for a in axes)
+                        rs = stablehlo.ReduceScatterOp(
+                            ir.RankedTensorType.get(shape, value.type.element_type), value, d,
+                            self._groups(mesh, axes), channel_handle=self._next_channel(),
+                            use_global_device_ids=True)
+                        _reducer_region(rs.operation.regions[0], value.type.element_type,
+                                        "stablehlo.add")
+                        value = rs.result
+                rest = [a for a in source.unreduced if a not in target.unreduced
+                        and not any(a in t.axes for t in target.dims)]
+                if rest:
+                    value = self._all_reduce(value, rest, mesh)
+            elif name == "sdy.all_to_all":
+                src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
+                value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
+                                             prod(a.size(mesh) for a in axes),
+                                             self._groups(mesh, axes),
+                                             channel_handle=self._next_channel(),
+                                             results=[local_out]).results[0]
+            elif name == "sdy.collective_permute":
+                pairs = _permute_pairs(source, target)
+                value = stablehlo.CollectivePermuteOp(
+                    value, ir.DenseIntElementsAttr.get(np.array(pairs, dtype=np.int64)),
+                    channel_handle=self._next_channel(), results=[local_out]).result
+        if value.type != local_out:
+            raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
+                               f"{local_out}", op.location)
+        op.results[0].replace_all_uses_with(value)
+        op.erase()
+
+    def _all_slice(self, value, source, target, local_out) -> ir.Value:
+        mesh = target.mesh
+        per_device = [[0] * self.num_devices for _ in target.dims]
+        for d, (s, t) in enumerate(zip(source.dims, target.dims)):
+            axes = _suffix_after(t.axes, s.axes, mesh)
+            if not axes:
+                continue
+            for device in mesh.devices:
+                per_device[d][device] = group_index(mesh, tuple(axes), device) * \
+                    local_out.shape[d]
+        offsets = [self._device_scalar(v) for v in per_device]
+        return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
+                                        results=[local_out]).result
+
+
+_HANDLERS = {
+    "stablehlo.constant": LocalLowering._constant,
+    "stablehlo.iota": LocalLowering._iota,
+    "stablehlo.slice": LocalLowering._slice,
+    "stablehlo.reduce": LocalLowering._reduce,
+    "func.return": lambda self, op: None,
+    "stablehlo.return": lambda self, op: None,
+    "sdy.return": lambda self, op: None,
+}
+
+
+def _after(op: ir.Operation) -> ir.InsertionPoint:
+    """An insertion point right after `op`."""
+    block = op.block
+    found = False
+    for candidate in block.operations:
+        if found:
+            return ir.InsertionPoint(candidate.operation)
+        if candidate.operation == op:
+            found = True
+    return ir.InsertionPoint(block)
+
+
+def _const_i32(value: int) -> ir.Value:
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get(np.array(value, dtype=np.int32))).result
+
+
+def _reducer_region(region: ir.Region, element_type: ir.Type, reducer: str) -> None:
+    scalar = ir.RankedTensorType.get([], element_type)
+    block = region.blocks.append(scalar, scalar)
+    with ir.InsertionPoint(block):
+        combined = ir.Operation.create(reducer, results=[scalar],
+                                       operands=list(block.arguments)).results[0]
+        stablehlo.ReturnOp([combined])
+
+
+def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:
+    """The axes `longer` has after `shorter` (as a sub-axis-exact suffix)."""
+    from .reshard_planner import _refine
+
+    a, b, _, _ = _refine([list(longer)], [list(shorter)], [], [], mesh.axes)
+    a, b = a[0], b[0]
+    if a[:len(b)] != b:
+        raise ShardpyError(f"internal: {list(shorter)} is not a prefix of {list(longer)}")
+    return _merge(a[len(b):], mesh)
+
+
+def _merge(axes, mesh) -> list[AxisRef]:
+    from . import axis_algebra as aa
+
+    out: list[AxisRef] = []
+    for ref in axes:
+        aa.append_or_merge(out, ref, mesh.axes)
+    return out
+
+
+def _moved_axes(source: TensorSharding, target: TensorSharding, mesh):
+    """(src_dim, tgt_dim, axes) of an all_to_all, read off the shardings around it: the
+    dim that loses sharding gives its minor-most axes to the dim that gains them."""
+    src_dim = next(d for d in range(source.rank) if target.dim_shards(d) < source.dim_shards(d))
+    tgt_dim = next(d for d in range(source.rank) if target.dim_shards(d) > source.dim_shards(d))
+    axes = _suffix_after(source.dims[src_dim].axes, target.dims[src_dim].axes, mesh)
+    return src_dim, tgt_dim, axes
+
+
+def _permute_pairs(source: TensorSharding, target: TensorSharding) -> list[tuple[int, int]]:
+    """(sender, receiver) pairs: each device gets its target block from a distinct
+    device holding it (a device keeping its own block is paired with itself)."""
+    holders: dict[tuple, list[int]] = {}
+    for d in source.mesh.devices:
+        holders.setdefault(source.shard_index(d), []).append(d)
+    pairs, used = [], set()
+    for d in target.mesh.devices:
+        candidates = holders[target.shard_index(d)]
+        sender = d if d in candidates and d not in used else next(
+            c for c in candidates if c not in used)
+        used.add(sender)
+        pairs.append((sender, d))
+    return pairs
+
+
+def _first_free_channel(module: ir.Operation) -> int:
+    from .ir_utils import collect_ops
+
+    highest = 0
+    for op in collect_ops(module):
+        if "channel_handle" in op.attributes:
+            highest = max(highest, stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle)
+    return highest + 1

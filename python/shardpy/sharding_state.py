@@ -1,0 +1,125 @@
+"""Read and write the sharding of any value of a propagated module.
+
+Where Shardy keeps a value's sharding:
+  op result            the op's `sdy.sharding` (#sdy.sharding_per_value, one per result);
+                       `sharding` of sdy.sharding_constraint / sdy.reshard; `out_sharding`
+                       of sdy collectives; `out_shardings` of sdy.manual_computation
+  func argument        `sdy.sharding` in the func's arg_attrs (results: res_attrs)
+  while body/cond arg  the while op's result sharding of the same index
+  manual body arg      the manual computation's in_sharding without its manual axes
+Values nobody sharded are replicated (None here).
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from .sdy_codec import SHARDING_ATTR, ShardingCodec
+from .sharding import DimSharding, TensorSharding
+
+SINGLE_SHARDING_ATTR = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding"}
+COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
+                            "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter"})
+
+
+def manual_axes(op: ir.Operation) -> frozenset[str]:
+    attr = sdy.ManualAxesAttr(op.attributes["manual_axes"])
+    return frozenset(attr[i] for i in range(len(attr)))
+
+
+def without_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding:
+    dims = tuple(DimSharding(tuple(a for a in d.axes if a.name not in axes), d.closed)
+                 for d in sharding.dims)
+    return TensorSharding(sharding.mesh, dims,
+                          tuple(a for a in sharding.replicated if a.name not in axes),
+                          tuple(a for a in sharding.unreduced if a.name not in axes),
+                          sharding.mesh_name)
+
+
+class ShardingState:
+    """Shardings of a module's values, decoded once, cached per value."""
+
+    def __init__(self, module: ir.Operation):
+        self.module = module
+        self.codec = ShardingCodec.for_module(module)
+        self._cache: dict[ir.Value, TensorSharding | None] = {}
+
+    # -- reading ----------------------------------------------------------------------
+    def of(self, value: ir.Value) -> TensorSharding | None:
+        if value in self._cache:
+            return self._cache[value]
+        sharding = self._read(value)
+        self._cache[value] = sharding
+        return sharding
+
+    def _read(self, value: ir.Value) -> TensorSharding | None:
+        if isinstance(value, ir.OpResult):
+            return self.result_sharding(value.owner.operation, value.result_number)
+        arg = ir.BlockArgument(value)
+        parent = arg.owner.owner  # the op owning the region holding the block
+        if parent is None:
+            return None
+        parent = parent.operation
+        name = parent.name
+        index = arg.arg_number
+        if name == "func.func":
+            return self.func_arg_sharding(parent, index)
+        if name == "stablehlo.while":
+            return self.result_sharding(parent, index)
+        if name == "sdy.manual_computation":
+            ins = sdy.TensorShardingPerValueAttr(parent.attributes["in_shardings"]).shardings
+            return without_axes(self.codec.decode(ins[index], parent.location),
+                                manual_axes(parent))
+        return None
+
+    def result_sharding(self, op: ir.Operation, index: int) -> TensorSharding | None:
+        attrs = op.attributes
+        name = op.name
+        if name in SINGLE_SHARDING_ATTR:
+            return self.codec.decode(attrs[SINGLE_SHARDING_ATTR[name]], op.location)
+        if name in COLLECTIVE_OPS:
+            return self.codec.decode(attrs["out_sharding"], op.location)
+        if name == "sdy.manual_computation":
+            outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
+            return self.codec.decode(outs[index], op.location)
+        if SHARDING_ATTR in attrs:
+            per_value = sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings
+            return self.codec.decode(per_value[index], op.location)
+        return None
+
+    def func_arg_sharding(self, func_op, index: int) -> TensorSharding | None:
+        return self.codec.func_arg_shardings(func_op)[index]
+
+    def func_result_sharding(self, func_op, index: int) -> TensorSharding | None:
+        return self.codec.func_result_shardings(func_op)[index]
+
+    # -- writing ----------------------------------------------------------------------
+    def set_results(self, op: ir.Operation, shardings: list[TensorSharding | None]) -> None:
+        """Write the shardings of all of `op`'s results (None: replicated on the mesh of
+        the others)."""
+        template = next((s for s in shardings if s is not None), None)
+        if template is None:
+            if SHARDING_ATTR in op.attributes:
+                del op.attributes[SHARDING_ATTR]
+        else:
+            attrs = []
+            for result, sharding in zip(op.results, shardings):
+                if sharding is None:
+                    rank = len(result.type.shape) if isinstance(result.type,
+                                                                ir.RankedTensorType) else 0
+                    sharding = TensorSharding.replicated_on(template.mesh, rank,
+                                                            template.mesh_name)
+                attrs.append(self.codec.encode(sharding))
+            op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(attrs)
+        for result, sharding in zip(op.results, shardings):
+            self._cache[result] = sharding
+
+    def remember(self, value: ir.Value, sharding: TensorSharding | None) -> None:
+        self._cache[value] = sharding
+
+    def forget(self, value: ir.Value) -> None:
+        self._cache.pop(value, None)
+
+
+def replicated_like(sharding: TensorSharding) -> TensorSharding:
+    return TensorSharding.replicated_on(sharding.mesh, sharding.rank, sharding.mesh_name)
