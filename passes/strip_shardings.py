@@ -50,6 +50,12 @@ def is_sharding_attr(name: str) -> bool:
     return name.startswith("sdy.") or name == "mhlo.sharding"
 
 
+def has_per_device_code(module: ir.Operation) -> bool:
+    """Does `module` hold manual computations (per-device code without a global form)?"""
+    return any(op.name == "sdy.manual_computation" or custom_call_target(op)
+               in GSPMD_MANUAL_TARGETS for op in collect_ops(module))
+
+
 def custom_call_target(op: ir.Operation) -> str | None:
     if op.name != "stablehlo.custom_call":
         return None

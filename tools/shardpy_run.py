@@ -83,6 +83,17 @@ def main_body(argv: list[str]) -> int:
         raise ShardpyError("--reference and --check exclude each other (--check runs both)")
     context = make_context()
     engine = DiagnosticEngine(irio.display_name(args.input))
+    try:
+        return _run(args, context, engine)
+    except ShardpyError as err:  # located in the input: render against its name
+        if err.location is None:
+            raise  # run_tool prints it as "shardpy-run: error: ..."
+        engine.add_error(err)
+        engine.flush()
+        return 1
+
+
+def _run(args, context, engine: DiagnosticEngine) -> int:
     report: dict = {"input": args.input, "platform": args.platform}
 
     from shardpy import runtime, stats
@@ -147,11 +158,8 @@ def main_body(argv: list[str]) -> int:
         if run_partitioned:
             results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
         if args.reference or args.check:
-            from shardpy.passes.strip_shardings import StripShardings
-
-            with context, reference_module.location:
-                StripShardings().run(reference_module)
-            results["reference"] = executor.run_global(reference_module, inputs, args.benchmark)
+            results["reference"] = _run_reference(executor, context, reference_module, inputs,
+                                                  args.benchmark, report)
         engine.flush()
 
     main_result = results.get("partitioned") or results["reference"]
@@ -191,6 +199,21 @@ def main_body(argv: list[str]) -> int:
     if args.report:
         args.report.write_text(json.dumps(report, indent=2, default=float) + "\n")
     return 1 if failed else 0
+
+
+def _run_reference(executor, context, module, inputs, repeats, report):
+    """The global program on one device; programs with per-device code (manual
+    computations) have no single-device form and run through XLA's partitioner."""
+    from shardpy.passes.strip_shardings import StripShardings, has_per_device_code
+
+    if has_per_device_code(module):
+        print("reference: XLA's SPMD partitioner (the module has per-device code)")
+        report["reference"] = "xla-partitioner"
+        return executor.run_global_by_xla(module, inputs, repeats)
+    with context, module.location:
+        StripShardings().run(module)
+    report["reference"] = "single-device"
+    return executor.run_global(module, inputs, repeats)
 
 
 def _load_expected(path: Path, count: int):

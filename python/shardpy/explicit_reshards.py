@@ -108,6 +108,7 @@ class ExplicitReshards:
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
+        _drop_layout_ops_in_computations(self.module)
         funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
@@ -322,6 +323,23 @@ class ExplicitReshards:
             new = sdy.ReshardOp(value, codec.encode(out)).result
         self.state.remember(new, out)
         return new
+
+
+def _drop_layout_ops_in_computations(module: ir.Operation) -> None:
+    """Sharding annotations inside per-element computations (JAX puts constraints in
+    some reduction bodies) say nothing about program values: drop them."""
+    from .ir_utils import collect_ops
+
+    for op in collect_ops(module):
+        if op.name not in ("sdy.sharding_constraint", "sdy.propagation_barrier",
+                           "sdy.sharding_group"):
+            continue
+        parent = op.parent
+        if parent is None or parent.name in STRUCTURAL_REGION_OPS:
+            continue
+        if op.name != "sdy.sharding_group":
+            op.results[0].replace_all_uses_with(op.operands[0])
+        op.erase()
 
 
 def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:

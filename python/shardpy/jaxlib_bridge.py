@@ -128,15 +128,16 @@ def compile_module(client, module: ir.Module, devices: Sequence) -> object:
 
 def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
     """Put host arrays on devices: row i of each stacked array on devices[i], or
-    (unstacked) every array whole on devices[0]."""
+    (unstacked) every array whole on every device."""
     import jax
     import numpy as np
 
-    if not stacked:
+    if not stacked and len(devices) == 1:
         return [jax.device_put(x, devices[0]) for x in arrays]
     mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
-    by_device = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("devices"))
-    return [jax.device_put(x, by_device) for x in arrays]
+    spec = jax.sharding.PartitionSpec("devices") if stacked else jax.sharding.PartitionSpec()
+    placement = jax.sharding.NamedSharding(mesh, spec)
+    return [jax.device_put(x, placement) for x in arrays]
 
 
 def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> list:

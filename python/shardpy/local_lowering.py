@@ -188,6 +188,7 @@ class LocalLowering:
             sliced = stablehlo.DynamicSliceOp(result, self._offsets(sharding, local_type.shape),
                                               list(local_type.shape),
                                               results=[local_type]).result
+        self.shardings[sliced] = sharding
         result.replace_all_uses_except(sliced, sliced.owner.operation)
 
     def _iota(self, op: ir.Operation) -> None:
@@ -206,6 +207,7 @@ class LocalLowering:
             scalar = stablehlo.ConvertOp(ir.RankedTensorType.get([], element), offset).result
             spread = stablehlo.BroadcastInDimOp(local_type, scalar, []).result
             shifted = stablehlo.AddOp(result, spread).result
+        self.shardings[shifted] = sharding
         result.replace_all_uses_except(shifted, shifted.owner.operation)
 
     def _slice(self, op: ir.Operation) -> None:
@@ -237,6 +239,7 @@ class LocalLowering:
         result = op.results[0]
         with op.location, _after(op):
             combined = self._all_reduce(result, axes, sharding.mesh, reducer_op(op))
+        self.shardings[combined] = self.shardings.get(result)
         result.replace_all_uses_except(combined, combined.owner.operation)
 
     # -- collectives --------------------------------------------------------------------------
@@ -260,8 +263,9 @@ class LocalLowering:
     def _collective(self, op: ir.Operation) -> None:
         name = op.name
         operand = op.operands[0]
-        source = self.shardings.get(operand)
         target = self.shardings.get(op.results[0])
+        source = self.shardings.get(operand) or TensorSharding.replicated_on(
+            target.mesh, target.rank, target.mesh_name)
         mesh = target.mesh
         local_out = self._local_of(op.results[0].type, target, op.location)
         with op.location, ir.InsertionPoint(op):
@@ -313,6 +317,7 @@ class LocalLowering:
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
+        self.shardings[value] = target
         op.results[0].replace_all_uses_with(value)
         op.erase()
 

@@ -293,6 +293,34 @@ class Executor:
         """Run a module without shardings on one device (the reference)."""
         return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
 
+    def run_global_by_xla(self, module: ir.Operation, inputs: Sequence[np.ndarray],
+                          repeats: int = 0) -> RunResult:
+        """Run a global module through XLA's own SPMD partitioner, arguments and results
+        replicated: the reference for programs with per-device code (manual
+        computations), which have no single-device meaning."""
+        copy = _copy(module)
+        num_devices = device_count(copy.operation, signature(copy.operation))
+        with module.context:
+            main = entry_function(copy.operation)
+            codec = ShardingCodec.for_module(copy.operation)
+            mesh_name, mesh = next(iter(codec.meshes.items()))
+            ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+            # Every argument and result replicated, also those without a sharding (XLA
+            # would otherwise choose one for them).
+            for key, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
+                old = (list(ir.ArrayAttr(main.attributes[key])) if key in main.attributes
+                       else [ir.DictAttr.get({}) for _ in types])
+                new = []
+                for attrs, value_type in zip(old, types):
+                    entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
+                    rank = len(value_type.shape) if isinstance(value_type,
+                                                               ir.RankedTensorType) else 0
+                    entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
+                        mesh, rank, mesh_name))
+                    new.append(ir.DictAttr.get(entries))
+                main.attributes[key] = ir.ArrayAttr.get(new)
+        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats)
+
     def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
                          stacked: bool, repeats: int) -> RunResult:
         devices = self.devices(num_devices)
