@@ -29,7 +29,7 @@ from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
 from .rules import FactorKind, OpRule, RuleTable, shape_of
-from .sdy_codec import encode_axis_list
+from .sdy_codec import SHARDING_ATTR, encode_axis_list
 from .sharding import AxisRef, DimSharding, TensorSharding
 from .sharding_state import ShardingState, manual_axes, without_axes
 
@@ -105,6 +105,9 @@ class ExplicitReshards:
         self.table = table
         self.state = ShardingState(module)
         self.warned: set[str] = set()
+        self._rules: dict = {}      # (name, types, attributes) -> rule
+        self._plans: dict = {}      # (rule key, shardings by identity) -> OpPlan
+        self._interned: dict = {}   # sharding -> one object per distinct sharding
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -209,8 +212,18 @@ class ExplicitReshards:
         if len(meshes) > 1:
             raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
                                f"such ops is not supported yet", op.location)
-        rule = self._rule(op)
-        plan = self._plan(op, rule, operand_shardings, result_shardings, template)
+        rule_key, rule = self._rule(op)
+        plan_key = (rule_key, tuple(map(id, operand_shardings)),
+                    tuple(map(id, result_shardings)))
+        plan = self._plans.get(plan_key)
+        if plan is None:
+            plan = self._plan(op, rule, operand_shardings, result_shardings, template)
+            plan.operands = [self._intern(s) for s in plan.operands]
+            plan.results = [self._intern(s) for s in plan.results]
+            # Keep the shardings of the key alive: their ids are part of the key.
+            self._plans[plan_key] = plan
+            self._interned.setdefault(("keep", plan_key),
+                                      (operand_shardings, result_shardings))
         if plan.fallback and op.name not in self.warned:
             self.warned.add(op.name)
             warning(op.location, f"'{op.name}' is computed replicated: its operands are "
@@ -218,17 +231,30 @@ class ExplicitReshards:
         for i, target in enumerate(plan.operands):
             if target is not None:
                 self._reshard_operand(op, i, target)
-        self.state.set_results(op, plan.results)
+        self.state.set_results(op, list(plan.results))
         for result, have, want in zip(op.results, plan.results, result_shardings):
             self._reshard_result(op, result, have, want)
 
-    def _rule(self, op: ir.Operation) -> OpRule | None:
+    def _intern(self, sharding):
+        if sharding is None:
+            return None
+        return self._interned.setdefault(sharding, sharding)
+
+    def _rule(self, op: ir.Operation):
+        """(key, rule): one rule per distinct op name, types and attributes."""
         from .rules import RULE_ATTR
 
-        if RULE_ATTR in op.attributes:
-            return OpRule.from_attr(op.attributes[RULE_ATTR])
-        return self.table.build(op, [shape_of(v.type) for v in op.operands],
-                                [shape_of(r.type) for r in op.results])
+        attrs = op.attributes
+        key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+               tuple(attrs[n] for n in attrs if n != SHARDING_ATTR))
+        if key not in self._rules:
+            if RULE_ATTR in attrs:
+                rule = OpRule.from_attr(attrs[RULE_ATTR])
+            else:
+                rule = self.table.build(op, [shape_of(t) for t in key[1]],
+                                        [shape_of(t) for t in key[2]])
+            self._rules[key] = rule
+        return key, self._rules[key]
 
     def _plan(self, op, rule: OpRule | None, operand_shardings, result_shardings,
               template: TensorSharding) -> OpPlan:

@@ -60,6 +60,7 @@ class ShardingCodec:
         self.meshes = meshes
         self._decoded: dict[ir.Attribute, TensorSharding] = {}
         self._encoded: dict[TensorSharding, ir.Attribute] = {}
+        self._valid: set[tuple[TensorSharding, tuple]] = set()  # (sharding, shape) checked
 
     @staticmethod
     def for_module(module: ir.Operation) -> "ShardingCodec":
@@ -77,10 +78,14 @@ class ShardingCodec:
         return sharding
 
     def check(self, sharding: TensorSharding, shape, loc) -> None:
+        key = (sharding, tuple(shape))
+        if key in self._valid:
+            return
         try:
             sharding.validate(shape)
         except ShardingError as err:
             raise ShardpyError(f"invalid sharding {sharding}: {err}", loc) from None
+        self._valid.add(key)
 
     def _decode_uncached(self, attr: ir.Attribute, loc) -> TensorSharding:
         if not sdy.TensorShardingAttr.isinstance(attr):

@@ -43,6 +43,7 @@ class ShardingState:
         self.module = module
         self.codec = ShardingCodec.for_module(module)
         self._cache: dict[ir.Value, TensorSharding | None] = {}
+        self._signatures: dict[tuple[str, str], list] = {}  # (func, args|results) -> list
 
     # -- reading ----------------------------------------------------------------------
     def of(self, value: ir.Value) -> TensorSharding | None:
@@ -88,10 +89,19 @@ class ShardingState:
         return None
 
     def func_arg_sharding(self, func_op, index: int) -> TensorSharding | None:
-        return self.codec.func_arg_shardings(func_op)[index]
+        return self._signature(func_op, "args")[index]
 
     def func_result_sharding(self, func_op, index: int) -> TensorSharding | None:
-        return self.codec.func_result_shardings(func_op)[index]
+        return self._signature(func_op, "results")[index]
+
+    def _signature(self, func_op, which: str) -> list:
+        key = (ir.StringAttr(func_op.attributes["sym_name"]).value, which)
+        found = self._signatures.get(key)
+        if found is None:
+            found = (self.codec.func_arg_shardings(func_op) if which == "args"
+                     else self.codec.func_result_shardings(func_op))
+            self._signatures[key] = found
+        return found
 
     # -- writing ----------------------------------------------------------------------
     def set_results(self, op: ir.Operation, shardings: list[TensorSharding | None]) -> None:
