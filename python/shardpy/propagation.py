@@ -113,6 +113,10 @@ class Graph:
         self.slot_nodes: list[list[int]] = []
         self.nodes: list[Node] = []
         self.value_slot: dict[ir.Value, int] = {}
+        self.grouped = False  # any sharding group (values aliased before their ops)
+        self.constraint_uses: dict[ir.Value, list] = {}  # value -> shardings its
+        #   sharding constraints and manual computations want (see apply_constraints)
+        self.edge_targets: set[int] = set()  # slots fed by data-flow edges
         self.func_links: list[FuncLink] = []
         self.producers: dict[int, Node] = {}  # slot -> the op node computing it
         self.writers: list[Callable[["Writer"], None]] = []  # write-back actions
@@ -150,7 +154,10 @@ class Graph:
         return slot
 
     def new_value_slot(self, value: ir.Value) -> int:
-        """The slot of a value defined here (an op result): never seen before."""
+        """The slot of a value defined here (an op result), unless a sharding group
+        already tied it to another value's slot."""
+        if self.grouped and value in self.value_slot:
+            return self.value_slot[value]
         value_type = value.type
         slot = (self.new_slot(tuple(value_type.shape), None, value_type)
                 if isinstance(value_type, ir.RankedTensorType) else -1)
@@ -236,7 +243,24 @@ def build_graph(module: ir.Operation, table: RuleTable) -> Graph:
         returned = _region_terminator_operands(callee.regions[0])
         for value, slot in zip(returned, results):
             _identity_edge(g, call, [g.slot(value)], slot, "call_edge")
+    apply_constraints(g)
     return g
+
+
+def apply_constraints(g: Graph) -> None:
+    """A value nobody sharded takes the sharding its closed constraints ask for (Shardy's
+    apply-sharding-constraints): when every sharding constraint and manual computation
+    using it asks for the same closed sharding, and no data-flow edge feeds it."""
+    for value, wanted in g.constraint_uses.items():
+        slot = g.value_slot.get(value, -1)
+        if slot < 0 or g.shardings[slot] is not None or slot in g.edge_targets:
+            continue
+        first = wanted[0]
+        if any(w != first for w in wanted[1:]):
+            continue
+        if not all(d.closed for d in first.dims):
+            continue
+        g.shardings[slot] = g.intern(first)
 
 
 def _collect_sharding_groups(g: Graph, module: ir.Operation) -> None:
@@ -246,6 +270,7 @@ def _collect_sharding_groups(g: Graph, module: ir.Operation) -> None:
             group = ir.IntegerAttr(op.attributes["group_id"]).value
             groups.setdefault(group, []).append(op.operands[0])
     for members in groups.values():
+        g.grouped = True
         slot = g.slot(members[0])
         g.alias(members[1:], slot)
 
@@ -328,6 +353,8 @@ def _identity_edge(g: Graph, op, sources: list[int], target: int, name: str,
                    views: dict | None = None) -> None:
     if target < 0:
         return
+    if name != "sdy.sharding_constraint":
+        g.edge_targets.add(target)
     shape = g.shapes[target]
     g.add_node(Node(op, name, sources, [target], identity_rule(len(shape), len(sources), shape),
                     "pass_through", elementwise=True, views=views))
@@ -400,8 +427,10 @@ def _build_constraint(g: Graph, op: ir.Operation) -> None:
     """sharding_constraint: identity from operand to result; the result holds the
     constraint (its sharding attribute is the result's sharding)."""
     result = g.slot(op.results[0])
-    g.seed(result, g.codec.decode(op.attributes["sharding"], op.location,
-                                  g.shapes[result] if result >= 0 else None), op.location)
+    sharding = g.codec.decode(op.attributes["sharding"], op.location,
+                              g.shapes[result] if result >= 0 else None)
+    g.seed(result, sharding, op.location)
+    g.constraint_uses.setdefault(op.operands[0], []).append(sharding)
     _identity_edge(g, op, [g.slot(op.operands[0])], result, "sdy.sharding_constraint")
     g.writers.append(lambda w: _write_sharding_attr(w, op, result))
 
@@ -455,6 +484,7 @@ def _build_manual(g: Graph, op: ir.Operation) -> None:
     in_slots = []
     for operand, arg, attr in zip(op.operands, body.arguments, ins):
         sharding = g.codec.decode(attr, op.location)
+        g.constraint_uses.setdefault(operand, []).append(sharding)
         in_slot = g.new_slot(shape_of(operand.type), sharding)
         in_slots.append(in_slot)
         _identity_edge(g, op, [g.slot(operand)], in_slot, "data_flow_edge")
@@ -529,6 +559,38 @@ def add_axes_back(local: TensorSharding, old_global: TensorSharding | None,
 
 
 # --------------------------------------------------------------------------- call graph
+
+
+# Ops that only build constant data: each use gets its own copy before propagation, so
+# one constant feeding differently sharded users is not pulled between them.
+CONSTANT_SOURCES = frozenset({"stablehlo.constant", "stablehlo.iota"})
+CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
+                              "stablehlo.convert", "stablehlo.transpose"})
+
+
+def split_constants(module: ir.Operation) -> None:
+    """Give every use of a constant expression its own copy (Shardy's
+    constant-or-scalar splitter): constants, iotas, and broadcasts/reshapes/converts/
+    transposes of constant expressions or of scalars."""
+    constant_like: set = set()
+    ops = [op for op in collect_ops(module)]
+    for op in ops:  # program order: operands are classified before their users
+        name = op.name
+        if name in CONSTANT_SOURCES:
+            constant_like.add(op)
+        elif name in CONSTANT_SHAPERS and len(op.operands) == 1:
+            operand = op.operands[0]
+            scalar = isinstance(operand.type, ir.RankedTensorType) and operand.type.rank == 0
+            owner = operand.owner if isinstance(operand, ir.OpResult) else None
+            if scalar or (owner is not None and owner.operation in constant_like):
+                constant_like.add(op)
+    for op in reversed(ops):  # users first: their copies become uses of the producers
+        if op not in constant_like or SHARDING_ATTR in op.attributes:
+            continue
+        uses = [(use.owner, use.operand_number) for use in op.results[0].uses]
+        for owner, index in uses[1:]:
+            clone = op.clone(ip=ir.InsertionPoint(op))
+            owner.operands[index] = clone.results[0]
 
 
 def flatten_call_graph(module: ir.Operation) -> None:
@@ -661,6 +723,14 @@ class Propagator:
                         stack.append(other)
 
     def _direction_fn(self, node: Node, level: int | None) -> Callable[[int], Direction]:
+        blocked = node.rule.blocked
+        direction = self._unblocked_direction_fn(node, level)
+        if not blocked:
+            return direction
+        return lambda f: Direction.NONE if f in blocked else direction(f)
+
+    def _unblocked_direction_fn(self, node: Node, level: int | None
+                                ) -> Callable[[int], Direction]:
         if node.category == "barrier":
             return lambda f: node.allowed
         if level is None:
@@ -976,6 +1046,7 @@ def propagate_module(module: ir.Operation, table: RuleTable,
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
     flatten_call_graph(module)
+    split_constants(module)
     g = build_graph(module, table)
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():

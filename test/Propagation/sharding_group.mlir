@@ -2,19 +2,6 @@
 // them (a func argument, an open constraint) reaches all. shardpy keeps the
 // sdy.sharding_group ops (native export removes them: a legitimate choice, the
 // partitioner ignores them); members with different user shardings are an error.
-//
-// BUG (python/shardpy/propagation.py, a regression of e9b009c "Propagation speed"):
-// _build_op now gives op results a fresh slot with Graph.new_value_slot, which
-// overwrites the alias _collect_sharding_groups made for group members. Members that
-// are op results no longer share anything (only block arguments still do), and
-// members with different shardings are no longer reported.
-// Minimal reproducer (@members_share):
-//   %0 = stablehlo.negate %a     // %a [{"x"}, {"y"}]
-//   %1 = stablehlo.exponential %b
-//   sdy.sharding_group %0 group_id = 0 ; sdy.sharding_group %1 group_id = 0
-//   shardpy: %1 unsharded; Shardy (and shardpy before e9b009c): %1 [{"x"}, {"y"}].
-// The checks are what the native sdy-propagation-pipeline gives.
-// XFAIL: *
 // RUN: shardpy-opt %s --split-input-file --verify-diagnostics --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>

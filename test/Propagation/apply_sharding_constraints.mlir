@@ -1,18 +1,6 @@
-// BUG (python/shardpy/propagation.py): a closed sharding constraint is not applied to
-// its input. Shardy's import (sdy-apply-sharding-constraints) gives the input of a
-// sharding_constraint the constraint's sharding when the input has none yet, the
-// constraint is fully closed and no other constraint / manual_computation uses the
-// input with a different sharding; manual_computation in_shardings count as such
-// constraints. shardpy only links operand and result by an identity edge, so the
-// input can take a different sharding from elsewhere first (here from a func
-// argument), and the constraint then needs a reshard Shardy would not need.
-// The checks are what the native sdy-propagation-pipeline gives (which spells
-// constraints sdy.reshard on export).
-// Minimal reproducer (@closed_constraint_is_applied_to_its_input):
-//   %0 = stablehlo.negate %a                                  // %a [{"y"}, {}]
-//   %1 = sdy.sharding_constraint %0 <@mesh_x2_y4, [{"x"}, {}]>
-//   shardpy: %0 [{"y"}, {}]; Shardy: %0 [{"x"}, {}].
-// XFAIL: *
+// A closed sharding constraint is applied to its unsharded input (as Shardy's
+// sdy-apply-sharding-constraints does) when no other constraint or manual computation
+// wants that input differently; the checks are what the native pipeline gives.
 // RUN: shardpy-opt %s --split-input-file --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>

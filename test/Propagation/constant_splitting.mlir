@@ -1,16 +1,6 @@
-// BUG (python/shardpy/propagation.py): constants, iotas and broadcasts of scalars
-// or constants are shared by all their users, so a sharding flows from one user
-// through the constant into an unrelated user. Shardy's import pipeline
-// (sdy-constant-or-scalar-splitter) gives every use its own copy first, so users
-// of one constant never influence each other. The checks below are what the native
-// sdy-propagation-pipeline gives for the values that matter (the adds and the func
-// results); they do not care whether the fix clones the constant or not.
-// Minimal reproducer (@constant_shared_by_two_users):
-//   %c = stablehlo.constant dense<1.0> : tensor<8x16xf32>
-//   %0 = stablehlo.add %a, %c   // %a [{"x"}, {}]
-//   %1 = stablehlo.add %b, %c   // %b [{}, {"y"}]
-//   shardpy: %0 and %1 both [{"x"}, {"y"}]; Shardy: %0 [{"x"}, {}], %1 [{}, {"y"}].
-// XFAIL: *
+// Every use of a constant expression gets its own copy first (Shardy's
+// constant-or-scalar splitter), so users of one constant never pull each other's
+// shardings through it; the checks are what the native pipeline gives.
 // RUN: shardpy-opt %s --split-input-file --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>

@@ -1,17 +1,6 @@
-// BUG (python/shardpy/factor_propagation.py): factors a rule marks
-// `blocked_propagation` are propagated like any other. Shardy never moves a sharding
-// along a blocked factor (the sliced dim of dynamic_slice, the window dims of a
-// gather that cuts partial windows, the sort dim when it is the only dim of size > 1,
-// the last dim of an RFFT, whatever a `sdy.sharding_rule` attribute blocks), but
-// propagate_basic / propagate_aggressive never look at `rule.blocked`; only the
-// op-priority pass-through classification does, so the factor still moves at level 2
-// (and at level 0 for the forward-only dynamic_slice). The checks below are what the
-// native sdy-propagation-pipeline gives.
-// Minimal reproducer (chunk @rule_attr_blocked_factor):
-//   %0 = stablehlo.custom_call @my_op(%x) {sdy.sharding_rule =
-//     #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16} blocked_propagation={j}>}
-//   with %x [{"x"}, {"y"}]: shardpy gives %0 [{"x"}, {"y"}], Shardy [{"x"}, {}].
-// XFAIL: *
+// Factors a rule marks `blocked_propagation` never carry a sharding (the sliced dim of
+// dynamic_slice, partial gather windows, a sort's only dim, an RFFT's last dim, whatever
+// a `sdy.sharding_rule` attribute blocks); the checks are what the native pipeline gives.
 // RUN: shardpy-opt %s --split-input-file --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
