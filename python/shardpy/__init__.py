@@ -1,3 +1,6 @@
 """shardpy: an SPMD sharding compiler for StableHLO + Shardy, on jaxlib's MLIR bindings."""
 
 __version__ = "0.1.0"
+
+
+from .jax_embedding import Jitted, Lowered, jit  # noqa: E402,F401  (jax is imported lazily)

@@ -186,3 +186,51 @@ def devices_for(client, count: int) -> list:
             f"{len(devices)}" + (" (pass --devices N for CPU host devices)"
                                  if client.platform == "cpu" else ""))
     return list(devices[:count])
+
+
+# --------------------------------------------------------------------------- shardpy.jit
+# A JAX primitive standing for "run this per-device module": its lowering inlines the
+# module (jax.interpreters.mlir.merge_mlir_modules) and calls its main. Bound inside a
+# fully manual jax.shard_map, it runs once per device with local arrays.
+
+_PER_DEVICE_PRIMITIVE: list = []
+
+
+def _per_device_primitive():
+    if _PER_DEVICE_PRIMITIVE:
+        return _PER_DEVICE_PRIMITIVE[0]
+    from jax.extend.core import Primitive
+    from jax.interpreters import mlir as jax_mlir
+    from jaxlib.mlir.dialects import func as func_dialect
+
+    primitive = Primitive("shardpy_per_device")
+    primitive.multiple_results = True
+    primitive.def_abstract_eval(lambda *args, out_avals, module_text: out_avals)
+
+    def lower(ctx, *args, out_avals, module_text):
+        source = ir.Module.parse(module_text, context=ctx.module_context.context)
+        name = jax_mlir.merge_mlir_modules(ctx.module_context.module, "shardpy_per_device",
+                                           source)
+        types = [ir.RankedTensorType.get(a.shape, jax_mlir.dtype_to_ir_type(a.dtype))
+                 for a in out_avals]
+        return list(func_dialect.CallOp(types, ir.FlatSymbolRefAttr.get(name),
+                                        list(args)).results)
+
+    jax_mlir.register_lowering(primitive, lower)
+    _PER_DEVICE_PRIMITIVE.append(primitive)
+    return primitive
+
+
+def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=()):
+    """A jitted function of global jax.Arrays running `module_text` on every device."""
+    import jax
+
+    primitive = _per_device_primitive()
+    out_avals = tuple(jax.core.ShapedArray(tuple(shape), dtype) for shape, dtype in local_outs)
+
+    def per_device(*xs):
+        return tuple(primitive.bind(*xs, out_avals=out_avals, module_text=module_text))
+
+    mapped = jax.shard_map(per_device, mesh=mesh, in_specs=tuple(in_specs),
+                           out_specs=tuple(out_specs), check_vma=False)
+    return jax.jit(mapped, donate_argnums=tuple(donate))
