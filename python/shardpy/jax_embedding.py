@@ -116,7 +116,7 @@ class Jitted:
     def _compile(self, args) -> _Program:
         import jax
 
-        mesh = self._mesh(args)
+        mesh = self._mesh(args)  # checks first that everything is on one mesh
         jitted = jax.jit(self.fun, in_shardings=self.in_shardings,
                          out_shardings=self.out_shardings, static_argnums=self.static_argnums,
                          donate_argnums=self.donate_argnums, keep_unused=True)
@@ -124,9 +124,15 @@ class Jitted:
             lowered = jitted.lower(*args)
         except (ValueError, TypeError) as err:
             raise type(err)(f"shardpy.jit: {err}") from None
-        global_text = lowered.as_text()
-        per_device, in_specs, out_specs, local_outs, report = _partition(
+        global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
+        per_device, in_specs, out_specs, local_outs, report, sharded = _partition(
             global_text, self.pass_pipeline)
+        # A program nothing shards (no mesh anywhere) runs whole on every device.
+        if not sharded:
+            mesh = None
+        elif mesh is None:
+            raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
+                             "or set one with jax.set_mesh")
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs,
             donate=self._donated_flat(args))
@@ -147,7 +153,8 @@ class Jitted:
         return tuple(donated)
 
     def _mesh(self, args):
-        """The concrete mesh: from the shardings given, the arguments, or jax.set_mesh."""
+        """The concrete mesh: from the shardings given, the arguments, or jax.set_mesh
+        (None if there is none); shardings on two different meshes are an error."""
         import jax
 
         found = []
@@ -176,8 +183,7 @@ class Jitted:
                 ambient = None
             if ambient is not None and not ambient.empty:
                 return ambient
-            raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
-                             "or set one with jax.set_mesh")
+            return None
         mesh, first = found[0]
         for other, where in found[1:]:
             if other.shape_tuple != mesh.shape_tuple or list(other.devices.flat) != list(
@@ -259,6 +265,8 @@ def _partition(global_text: str, pipeline_text: str):
         engine.flush()
         op = module.operation
         signature = runtime.signature(op)
+        sharded = any(inner.operation.name == "sdy.mesh"
+                      for inner in op.regions[0].blocks[0].operations)
         report = stats.module_stats(op).to_json()
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
         out_specs = tuple(_spec(v.sharding, v.name) for v in signature.results)
@@ -272,7 +280,7 @@ def _partition(global_text: str, pipeline_text: str):
                     filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
                                            or n.startswith("jax.") or n.startswith("tf."))
         text = str(module)
-    return text, in_specs, out_specs, local_outs, report
+    return text, in_specs, out_specs, local_outs, report, sharded
 
 
 def _spec(sharding, name: str):

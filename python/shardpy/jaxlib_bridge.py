@@ -231,6 +231,8 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     def per_device(*xs):
         return tuple(primitive.bind(*xs, out_avals=out_avals, module_text=module_text))
 
+    if mesh is None:  # nothing is sharded: the program runs whole where it is called
+        return jax.jit(per_device, donate_argnums=tuple(donate))
     mapped = jax.shard_map(per_device, mesh=mesh, in_specs=tuple(in_specs),
                            out_specs=tuple(out_specs), check_vma=False)
     return jax.jit(mapped, donate_argnums=tuple(donate))

@@ -1,0 +1,154 @@
+"""shardpy.jit against jax.jit: same outputs, composing with the rest of JAX."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+from jax.sharding import AxisType, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
+
+import shardpy  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def mesh():
+    if len(jax.devices()) < 8:
+        pytest.skip("needs 8 CPU devices (XLA_FLAGS set in conftest before jax started)")
+    return jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+
+
+def named(mesh, *spec):
+    return NamedSharding(mesh, P(*spec))
+
+
+def mlp(x, w1, w2):
+    return jax.nn.relu(x @ w1) @ w2
+
+
+def arrays(mesh, x_spec, w1_spec, w2_spec, seed=0):
+    rng = np.random.default_rng(seed)
+    x = jax.device_put(rng.standard_normal((16, 32), np.float32), named(mesh, *x_spec))
+    w1 = jax.device_put(rng.standard_normal((32, 64), np.float32), named(mesh, *w1_spec))
+    w2 = jax.device_put(rng.standard_normal((64, 32), np.float32), named(mesh, *w2_spec))
+    return x, w1, w2
+
+
+LAYOUTS = {  # the #2 examples: DP, FSDP, TP, Megatron on the 2x4 mesh
+    "dp": ((("data", "model"), None), (None, None), (None, None)),
+    "fsdp": (("data", None), ("data", None), ("data", None)),
+    "tp": (("data", None), (None, "model"), (None, None)),
+    "megatron": (("data", None), (None, "model"), ("model", None)),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_matches_jax_jit(mesh, layout):
+    x, w1, w2 = arrays(mesh, *LAYOUTS[layout])
+    shardings = tuple(a.sharding for a in (x, w1, w2))
+    ours = shardpy.jit(mlp, in_shardings=shardings, out_shardings=shardings[0])(x, w1, w2)
+    theirs = jax.jit(mlp, in_shardings=shardings, out_shardings=shardings[0])(x, w1, w2)
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-4)
+    assert ours.sharding == theirs.sharding
+
+
+def test_outputs_carry_named_shardings(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
+    out = shardpy.jit(mlp, out_shardings=named(mesh, "data", None))(x, w1, w2)
+    assert isinstance(out.sharding, NamedSharding)
+    assert out.sharding.spec == P("data", None)
+
+
+def test_nested_in_an_outer_jit_with_other_ops(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["tp"])
+    inner = shardpy.jit(mlp)
+
+    @jax.jit
+    def outer(x, w1, w2):
+        return jnp.sum(jnp.tanh(inner(x * 2.0, w1, w2)) ** 2) + 1.0
+
+    reference = jnp.sum(jnp.tanh(jax.jit(mlp)(x * 2.0, w1, w2)) ** 2) + 1.0
+    np.testing.assert_allclose(float(outer(x, w1, w2)), float(reference), rtol=1e-5)
+
+
+def test_value_and_grad_is_partitioned_whole(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
+
+    def loss(w1, w2, x):
+        return jnp.mean(mlp(x, w1, w2) ** 2)
+
+    ours = shardpy.jit(jax.value_and_grad(loss, argnums=(0, 1)))
+    (l_ours, (g1, g2)) = ours(w1, w2, x)
+    (l_ref, (r1, r2)) = jax.jit(jax.value_and_grad(loss, argnums=(0, 1)))(w1, w2, x)
+    np.testing.assert_allclose(float(l_ours), float(l_ref), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(g1), np.asarray(r1), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(g2), np.asarray(r2), rtol=1e-4, atol=1e-4)
+    report = ours.lower(w1, w2, x).report
+    assert report["collectives"]["all_reduce"]["count"] >= 1
+
+
+def test_scan_inside(mesh):
+    def f(ws, x):
+        h, _ = jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)
+        return jnp.sum(h ** 2)
+
+    rng = np.random.default_rng(1)
+    ws = jax.device_put(rng.standard_normal((4, 32, 32), np.float32) * 0.2,
+                        named(mesh, None, None, "model"))
+    x = jax.device_put(rng.standard_normal((16, 32), np.float32), named(mesh, "data", None))
+    (l_ours, g_ours) = shardpy.jit(jax.value_and_grad(f))(ws, x)
+    (l_ref, g_ref) = jax.jit(jax.value_and_grad(f))(ws, x)
+    np.testing.assert_allclose(float(l_ours), float(l_ref), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(g_ours), np.asarray(g_ref), rtol=1e-4, atol=1e-4)
+
+
+def test_second_call_with_the_same_signature_reuses_the_program(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
+    f = shardpy.jit(mlp)
+    f(x, w1, w2)
+    f(x + 1.0, w1, w2)
+    assert len(f._cache) == 1
+    f(x[:8], w1, w2)  # a new shape: a new program
+    assert len(f._cache) == 2
+
+
+def test_static_and_donated_arguments(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
+
+    def scaled(x, w1, w2, factor):
+        return mlp(x, w1, w2) * factor
+
+    f = shardpy.jit(scaled, static_argnums=3, donate_argnums=0)
+    expected = np.asarray(jax.jit(mlp)(x, w1, w2)) * 3.0
+    out = f(x, w1, w2, 3.0)
+    np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-5, atol=1e-4)
+
+
+def test_lower_exposes_both_modules_and_the_report(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
+    lowered = shardpy.jit(mlp, out_shardings=named(mesh, "data", None)).lower(x, w1, w2)
+    assert "sdy.mesh" in lowered.global_module
+    assert "stablehlo.all_reduce" in lowered.partitioned_module
+    assert lowered.report["collectives"]["all_reduce"]["count"] == 1
+
+
+def test_non_array_argument_is_a_type_error_naming_its_path(mesh):
+    x, _, _ = arrays(mesh, *LAYOUTS["dp"])
+    with pytest.raises(TypeError, match=r"args\[1\]\['name'\] is a str"):
+        shardpy.jit(lambda a, meta: a)(x, {"name": "hello"})
+
+
+def test_shardings_on_two_meshes_are_a_value_error(mesh):
+    other = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
+    with pytest.raises(ValueError, match="needs one mesh"):
+        shardpy.jit(mlp, in_shardings=(named(mesh, "data", None), named(other, None, None),
+                                       named(mesh, None, None)))(x, w1, w2)
+
+
+def test_spec_naming_a_missing_axis_is_a_value_error(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
+    with jax.set_mesh(mesh):
+        with pytest.raises(ValueError, match="nope"):
+            shardpy.jit(mlp, in_shardings=(P("nope"), P(), P()))(x, w1, w2)
