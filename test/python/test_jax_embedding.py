@@ -152,3 +152,18 @@ def test_spec_naming_a_missing_axis_is_a_value_error(mesh):
     with jax.set_mesh(mesh):
         with pytest.raises(ValueError, match="nope"):
             shardpy.jit(mlp, in_shardings=(P("nope"), P(), P()))(x, w1, w2)
+
+
+def test_partition_specs_with_the_ambient_mesh_and_pytrees(mesh):
+    x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
+
+    def f(x, params):
+        return mlp(x, params["w1"], params["w2"])
+
+    with jax.set_mesh(mesh):
+        shardings = (P("data", None), {"w1": P(None, "model"), "w2": P("model", None)})
+        out = shardpy.jit(f, in_shardings=shardings, out_shardings=P("data", None))(
+            x, {"w1": w1, "w2": w2})
+    np.testing.assert_allclose(np.asarray(out), np.asarray(jax.jit(mlp)(x, w1, w2)),
+                               rtol=1e-5, atol=1e-4)
+    assert out.sharding.spec == P("data", None)
