@@ -235,4 +235,16 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
         return jax.jit(per_device, donate_argnums=tuple(donate))
     mapped = jax.shard_map(per_device, mesh=mesh, in_specs=tuple(in_specs),
                            out_specs=tuple(out_specs), check_vma=False)
-    return jax.jit(mapped, donate_argnums=tuple(donate))
+    explicit = any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
+
+    def run(*xs):
+        # Arguments arrive laid out however the caller had them; the program wants the
+        # layout shardpy chose for @main (explicit-sharding meshes need jax.reshard).
+        placed = []
+        for x, spec in zip(xs, in_specs):
+            target = jax.sharding.NamedSharding(mesh, spec)
+            placed.append(jax.reshard(x, target) if explicit
+                          else jax.lax.with_sharding_constraint(x, target))
+        return mapped(*placed)
+
+    return jax.jit(run, donate_argnums=tuple(donate))
