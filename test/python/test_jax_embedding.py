@@ -167,3 +167,17 @@ def test_partition_specs_with_the_ambient_mesh_and_pytrees(mesh):
     np.testing.assert_allclose(np.asarray(out), np.asarray(jax.jit(mlp)(x, w1, w2)),
                                rtol=1e-5, atol=1e-4)
     assert out.sharding.spec == P("data", None)
+
+
+def test_explicit_axis_mesh_and_unsharded_inputs():
+    if len(jax.devices()) < 8:
+        pytest.skip("needs 8 CPU devices")
+    mesh = jax.make_mesh((2, 4), ("data", "model"),
+                         axis_types=(AxisType.Explicit,) * 2)
+    rng = np.random.default_rng(3)
+    x, w1, w2 = (jnp.asarray(rng.standard_normal(s, np.float32))
+                 for s in ((16, 32), (32, 64), (64, 32)))
+    f = shardpy.jit(mlp, in_shardings=(named(mesh, "data", None), named(mesh, None, "model"),
+                                       named(mesh, "model", None)))
+    np.testing.assert_allclose(np.asarray(f(x, w1, w2)), np.asarray(mlp(x, w1, w2)),
+                               rtol=1e-5, atol=1e-4)
