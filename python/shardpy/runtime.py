@@ -109,15 +109,20 @@ def local_type(value: BoundaryValue) -> tuple[int, ...]:
 
 def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,
                  num_devices: int) -> np.ndarray:
-    """[num_devices, *local_shape]: row d is what logical device d holds (zero padded)."""
+    """[num_devices, *local_shape]: row d is what logical device d holds (zero padded).
+
+    For unreduced axes, the device first along them holds the value and the others
+    zeros: partial values that sum to it."""
     rows = np.zeros((num_devices, *local_shape), array.dtype)
     for device in range(num_devices):
         slices = (tuple(slice(0, n) for n in array.shape) if sharding is None
                   else sharding.device_slices(array.shape, device))
         if slices is None:
             continue  # not in this value's mesh: holds nothing
+        if sharding is not None and any(sharding.unreduced_index(device)):
+            continue  # a zero partial
         piece = array[slices]
-        rows[device][tuple(slice(0, n) for n in piece.shape)] = piece
+        rows[(device, *(slice(0, n) for n in piece.shape))] = piece
     return rows
 
 
@@ -183,7 +188,7 @@ def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
         old_name = ir.StringAttr(device_main.attributes["sym_name"]).value
         ir.SymbolTable.replace_all_symbol_uses(old_name, DEVICE_MAIN, wrapped.operation)
         ir.SymbolTable.set_symbol_name(device_main, DEVICE_MAIN)
-        ir.SymbolTable.set_visibility(device_main, "private")
+        device_main.attributes["sym_visibility"] = ir.StringAttr.get("private")
         _add_manual_main(wrapped, device_main, num_devices)
     return wrapped
 

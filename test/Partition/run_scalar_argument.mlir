@@ -1,8 +1,4 @@
-// XFAIL: *
-// BUG (shardpy-run, not the partitioner): a rank-0 argument makes `shardpy-run --check`
-// fail with "internal error: TypeError: 'numpy.float32' object does not support item
-// assignment": runtime.split_global writes `rows[device][()] `-style into a numpy
-// scalar (rows[device] of a (num_devices,) array). --reference alone works.
+// shardpy-run splits and runs rank-0 arguments (replicated scalars).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 
