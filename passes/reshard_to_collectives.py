@@ -94,6 +94,9 @@ def _emit(step: Step, value: ir.Value, state: ShardingState) -> ir.Value:
             [(step.axes, step.src_dim, step.tgt_dim)]), out)
     elif step.kind == "collective_permute":
         new = sdy.CollectivePermuteOp(value, out)
+    elif step.kind == "replicated_to_unreduced":
+        new = sdy.ReplicatedToUnreducedOp(value, encode_axis_list(
+            _merged([step.axes], sizes)[0]), out)
     else:
         raise AssertionError(step.kind)
     state.remember(new.result, result)

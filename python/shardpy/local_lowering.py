@@ -37,7 +37,7 @@ from .sharding_state import ShardingState
 
 PER_DEVICE_ATTR = "shardpy.per_device"
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
-               "sdy.reduce_scatter", "sdy.collective_permute")
+               "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced")
 
 
 class LocalLowering:
@@ -309,6 +309,9 @@ class LocalLowering:
                                              self._groups(mesh, axes),
                                              channel_handle=self._next_channel(),
                                              results=[local_out]).results[0]
+            elif name == "sdy.replicated_to_unreduced":
+                axes = [a for a in target.unreduced if a not in source.unreduced]
+                value = self._keep_on_first(value, mesh, axes)
             elif name == "sdy.collective_permute":
                 pairs = _permute_pairs(source, target)
                 value = stablehlo.CollectivePermuteOp(
@@ -320,6 +323,21 @@ class LocalLowering:
         self.shardings[value] = target
         op.results[0].replace_all_uses_with(value)
         op.erase()
+
+    def _keep_on_first(self, value: ir.Value, mesh, axes) -> ir.Value:
+        """The value on the first device along `axes`, zeros on the others."""
+        first = [0] * self.num_devices
+        for device in mesh.devices:
+            first[device] = int(group_index(mesh, tuple(axes), device) == 0)
+        flag = self._device_scalar(first)
+        i1 = ir.IntegerType.get_signless(1)
+        keep = stablehlo.CompareOp(flag, _const_i32(1),
+                                   stablehlo.ComparisonDirectionAttr.get("EQ")).result
+        keep = stablehlo.BroadcastInDimOp(
+            ir.RankedTensorType.get(value.type.shape, i1), keep, []).result
+        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+            value.type, _zero_attr(value.type.element_type))).result
+        return stablehlo.SelectOp(keep, value, zero).result
 
     def _all_slice(self, value, source, target, local_out) -> ir.Value:
         mesh = target.mesh
@@ -357,6 +375,12 @@ def _after(op: ir.Operation) -> ir.InsertionPoint:
         if candidate.operation == op:
             found = True
     return ir.InsertionPoint(block)
+
+
+def _zero_attr(element_type: ir.Type) -> ir.Attribute:
+    if isinstance(element_type, ir.FloatType):
+        return ir.FloatAttr.get(element_type, 0.0)
+    return ir.IntegerAttr.get(element_type, 0)
 
 
 def _const_i32(value: int) -> ir.Value:

@@ -10,6 +10,8 @@ sequence of steps, each one sdy collective with the sharding it leaves behind:
   collective_permute              same shard shape, different devices: send whole shards
   all_slice(dim axes)             keep the part of a replicated dim this device owns (local)
   all_gather(dim axes)            undo the minor-most sharding axes of a dim
+  replicated_to_unreduced(axes)   a whole value made partial: kept on the first device
+                                  along the axes, zero on the others (local)
 
 Cost model, bytes sent per device (S = the per-device buffer the collective works on,
 n = devices in one group): all_reduce 2(n-1)/n*S; all_gather, reduce_scatter, all_to_all
@@ -32,7 +34,8 @@ from .sharding import AxisRef, DimSharding, TensorSharding
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # all_reduce | reduce_scatter | all_to_all | collective_permute | all_slice | all_gather
+    kind: str  # all_reduce | reduce_scatter | all_to_all | collective_permute | all_slice |
+    #            all_gather | replicated_to_unreduced
     result: TensorSharding  # the value's sharding after this step
     dim_axes: tuple[tuple[AxisRef, ...], ...] = ()  # per dim: gathered/sliced/scattered axes
     axes: tuple[AxisRef, ...] = ()  # all_reduce axes; all_to_all axes
@@ -139,8 +142,6 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     cur, tgt, unreduced, want_unreduced = _refine(
         [list(d.axes) for d in src.dims], [list(d.axes) for d in dst.dims],
         list(src.unreduced), list(dst.unreduced), sizes)
-    if any(a not in unreduced for a in want_unreduced):
-        return None  # replicated -> unreduced is not a collective
     plan = Plan()
     rank = len(cur)
 
@@ -259,6 +260,13 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             group=aa.axes_size([a for g in gather for a in g], sizes))
     # 5. Slice what is left to add.
     slice_where(lambda d: True)
+    # 6. Partial values the target wants from a whole value: zero all but one copy.
+    partial = [a for a in want_unreduced if a not in unreduced]
+    if partial and not any(a in d or any(aa.overlaps(a, b, sizes) for b in d)
+                           for d in cur for a in partial):
+        def do_partial():
+            unreduced.extend(partial)
+        add("replicated_to_unreduced", apply=do_partial, axes=tuple(partial), group=1)
     if cur != tgt or sorted(map(str, unreduced)) != sorted(map(str, want_unreduced)):
         return None
     return plan

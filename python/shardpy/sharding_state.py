@@ -19,7 +19,8 @@ from .sharding import DimSharding, TensorSharding
 
 SINGLE_SHARDING_ATTR = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding"}
 COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
-                            "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter"})
+                            "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
+                            "sdy.replicated_to_unreduced"})
 
 
 def manual_axes(op: ir.Operation) -> frozenset[str]:

@@ -113,6 +113,9 @@ def simulate(plan, src: TensorSharding, locals_: dict[int, np.ndarray]):
                                             axis=step.src_dim)
         elif step.kind == "collective_permute":
             new = permute(current, step.result, locals_)
+        elif step.kind == "replicated_to_unreduced":
+            for d, x in locals_.items():
+                new[d] = x if group_index(mesh, step.axes, d) == 0 else np.zeros_like(x)
         else:
             raise AssertionError(step.kind)
         locals_ = new
@@ -207,6 +210,12 @@ def test_unreduced_to_sharded_is_reduce_scatter():
     assert kinds(plan) == ["reduce_scatter"]
 
 
+def test_replicated_to_unreduced_is_local():
+    plan = check_plan(sharding(MESH_X2_Y4, ["x"], []),
+                      sharding(MESH_X2_Y4, ["x"], [], unreduced=["y"]), (8, 8))
+    assert kinds(plan) == ["replicated_to_unreduced"] and plan.cost == 0
+
+
 def test_sub_axis_prefix_is_a_partial_gather():
     plan = check_plan(sharding(MESH_X8, ["x"], []), sharding(MESH_X8, [AxisRef("x", (1, 2))], []),
                       (16, 4))
@@ -259,8 +268,12 @@ def test_random_plans_reach_the_target_layout(seed):
     rank = rng.randint(1, 3)
     src = random_sharding(mesh, rng, rank, allow_unreduced=True)
     dst = random_sharding(mesh, rng, rank, allow_unreduced=False)
-    keep = tuple(a for a in src.unreduced if rng.random() < 0.3)
-    candidate = TensorSharding(mesh, dst.dims, unreduced=keep, mesh_name="mesh")
+    keep = [a for a in src.unreduced if rng.random() < 0.3]
+    used = [a for d in dst.dims for a in d.axes] + keep
+    spare = [AxisRef(n) for n, _ in mesh.axes
+             if not any(u.name == n for u in used + list(src.unreduced))]
+    keep += [a for a in spare if rng.random() < 0.3]  # partial values made from whole ones
+    candidate = TensorSharding(mesh, dst.dims, unreduced=tuple(keep), mesh_name="mesh")
     try:
         candidate.validate()
         dst = candidate

@@ -1,0 +1,988 @@
+"""Seeded random StableHLO + sdy programs for fuzzing shardpy's partitioner.
+
+    python test/fuzz/generate.py --seed 42            # print program 42
+    python test/fuzz/generate.py --seed 42 --check    # ... and parse it (validates)
+
+A program is a random DAG of 3-25 ops in `@main` (plus private callees) over f32 and
+i32 tensors, on one mesh of 1-3 axes and up to 8 devices, with random shardings on the
+arguments and results of `@main` (some unsharded, some open, sub-axes, unreduced results
+of dot contractions) and `sdy.sharding_constraint`s on ~20% of the intermediate values.
+The text is written by hand in the syntax JAX prints (see examples/*.mlir); every module
+is meant to parse and verify (`parse_module` checks it).
+
+The generator keeps the numbers tame so that the partitioned run can be compared with
+the one-device run:
+  * magnitudes are tracked per value (an upper bound); values that grow too large go
+    through tanh (f32) or a clamp (i32) before they are used again;
+  * results that depend on reassociated float sums (dot_general, sum reductions) or on
+    transcendental functions are "inexact": they never feed a discontinuous op
+    (a float compare, an f32 -> i32 convert), where a rounding difference would flip
+    the outcome.
+
+`Features` switches kinds of programs off, so that a known, open bug does not hide
+others (see known_issues.py).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import random
+import sys
+from dataclasses import dataclass, field
+
+MAX_ELEMS = 4096          # every tensor has fewer elements than this
+FLOAT_LIMIT = 1.0e4       # values whose bound exceeds this are squashed before reuse
+INT_LIMIT = 4096
+NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
+
+MESHES = [
+    (("x", 8),),
+    (("x", 4),),
+    (("x", 2),),
+    (("x", 2), ("y", 4)),
+    (("x", 4), ("y", 2)),
+    (("x", 2), ("y", 2)),
+    (("a", 2), ("b", 2), ("c", 2)),
+    (("a", 2), ("b", 4), ("c", 1)),
+]
+
+FLOAT_UNARY = ["negate", "abs", "tanh", "exponential"]
+INT_UNARY = ["negate", "abs"]
+FLOAT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
+INT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
+DIRECTIONS = ["EQ", "NE", "GE", "GT", "LE", "LT"]
+
+# Weights of the op kinds in @main.
+OP_WEIGHTS = {
+    "unary": 10, "binary": 14, "select": 6, "clamp": 4, "convert": 4,
+    "broadcast": 7, "transpose": 6, "reshape": 7, "dot": 10, "reduce": 8,
+    "iota": 2, "constant": 2, "concatenate": 4, "slice": 5, "pad": 4, "call": 4,
+}
+
+
+@dataclass(frozen=True)
+class Features:
+    """Which kinds of programs the generator makes (all on by default)."""
+
+    scalar_args: bool = True        # rank-0 arguments of @main
+    scalar_results: bool = True     # rank-0 results of @main
+    unreduced_results: bool = True
+    open_dims: bool = True
+    sub_axes: bool = True
+    device_ids: bool = True
+    constraints: bool = True
+    calls: bool = True
+    callee_shardings: bool = True   # shardings on private functions' arguments/results
+    unsharded_callee_args: bool = True  # off: every callee argument has a sharding
+    small_permuted_dims: bool = True    # slice/pad/concatenate dims below 8 that change size
+    # Reduces whose init is not the reducer's identity. Off: StableHLO lets an
+    # implementation apply the init value any number of times ("implementation-defined
+    # schedule"), and XLA does differ between the one-device and the per-device program.
+    non_identity_init: bool = False
+    mixed_reducers: bool = True     # off: all reduces of a program use one reducer
+    ops: tuple[str, ...] = tuple(OP_WEIGHTS)
+
+    def without(self, names) -> "Features":
+        changes = {}
+        ops = list(self.ops)
+        for name in names:
+            name = name.strip()
+            if not name:
+                continue
+            if name in OP_WEIGHTS:
+                ops = [o for o in ops if o != name]
+            elif name in {f.name for f in dataclasses.fields(self)} and name != "ops":
+                changes[name] = False
+            else:
+                raise ValueError(f"unknown feature '{name}'")
+        return dataclasses.replace(self, ops=tuple(ops), **changes)
+
+
+# --------------------------------------------------------------------------- text helpers
+
+
+def is_nice(n: int) -> bool:
+    """Dims are 1, 2, 4 or multiples of 8: every mesh axis (product) up to 8 divides a
+    multiple of 8, so propagated shardings stay even (uneven dims are not partitioned
+    yet)."""
+    return n in (1, 2, 4) or (n > 0 and n % 8 == 0)
+
+
+def ttype(shape, dtype: str) -> str:
+    return "tensor<" + "".join(f"{n}x" for n in shape) + dtype + ">"
+
+
+def fmt_float(x: float) -> str:
+    return f"{x:.6e}"
+
+
+def dense(values, shape, dtype: str) -> str:
+    """Nested dense literal of a flat list in row-major order."""
+    fmt = fmt_float if dtype == "f32" else (lambda v: str(int(v)))
+    if not shape:
+        return fmt(values[0])
+
+    def nest(flat, dims):
+        if len(dims) == 1:
+            return "[" + ", ".join(fmt(v) for v in flat) + "]"
+        step = len(flat) // dims[0]
+        return "[" + ", ".join(nest(flat[i * step:(i + 1) * step], dims[1:])
+                               for i in range(dims[0])) + "]"
+    return nest(list(values), list(shape))
+
+
+def int_list(xs) -> str:
+    return "[" + ", ".join(str(x) for x in xs) + "]"
+
+
+@dataclass
+class Value:
+    ref: str                  # SSA name as used: %v3, %v3#1, %arg0
+    shape: tuple[int, ...]
+    dtype: str                # f32 | i32
+    mag: float                # upper bound of |value| (rough)
+    exact: bool = True        # independent of summation order / transcendental rounding
+    contracted: frozenset = frozenset()  # mesh axes a dot contraction was sharded on
+    uses: int = 0
+
+    @property
+    def type(self) -> str:
+        return ttype(self.shape, self.dtype)
+
+    @property
+    def elems(self) -> int:
+        return math.prod(self.shape)
+
+
+# --------------------------------------------------------------------------- shardings
+
+
+class ShardingMaker:
+    def __init__(self, rng: random.Random, mesh, features: Features):
+        self.rng = rng
+        self.mesh = mesh  # ((name, size), ...)
+        self.features = features
+
+    def axis_choices(self, name: str, size: int):
+        """(text, size) of ways to use axis `name`: whole, or a sub-axis now and then."""
+        out = [(f'"{name}"', size)]
+        if self.features.sub_axes and size >= 4 and self.rng.random() < 0.25:
+            subs = [(pre, k) for pre in (1, 2, 4) for k in (2, 4)
+                    if pre * k <= size and size % (pre * k) == 0 and (pre, k) != (1, size)]
+            pre, k = self.rng.choice(subs)
+            out = [(f'"{name}":({pre}){k}', k)]
+        return out
+
+    def random(self, shape, *, allow_open: bool = True, unreduced: frozenset = frozenset(),
+               shard_prob: float = 0.55) -> str:
+        """`<@mesh, [...]>` text: valid (no axis twice, sizes divide the dims)."""
+        rng = self.rng
+        free = [(n, s) for n, s in self.mesh if s > 1]
+        rng.shuffle(free)
+        dims = []
+        used = set()
+        for n in shape:
+            axes = []
+            total = 1
+            if rng.random() < shard_prob:
+                want = 1 if rng.random() < 0.75 else 2
+                for name, size in list(free):
+                    if len(axes) >= want:
+                        break
+                    if name in used or name in unreduced:
+                        continue
+                    text, k = self.axis_choices(name, size)[0]
+                    if n % (total * k):
+                        continue
+                    axes.append(text)
+                    used.add(name)
+                    total *= k
+            is_open = allow_open and self.features.open_dims and rng.random() < 0.2
+            parts = axes + (["?"] if is_open else [])
+            dims.append("{" + ", ".join(parts) + "}")
+        text = "<@mesh, [" + ", ".join(dims) + "]"
+        if unreduced:
+            names = [n for n, _ in self.mesh if n in unreduced]
+            text += ", unreduced={" + ", ".join(f'"{n}"' for n in names) + "}"
+        return text + ">"
+
+    def attr(self, shape, **kw) -> str:
+        return "#sdy.sharding" + self.random(shape, **kw)
+
+
+# --------------------------------------------------------------------------- functions
+
+
+class FuncBuilder:
+    """One function's body: a pool of values and the lines that define them."""
+
+    def __init__(self, gen: "Generator", name: str, *, is_main: bool, max_args: int):
+        self.gen = gen
+        self.rng = gen.rng
+        self.name = name
+        self.is_main = is_main
+        self.max_args = max_args
+        self.args: list[tuple[Value, str | None]] = []  # value, sharding attr text
+        self.lines: list[str] = []
+        self.pool: list[Value] = []
+        self.counter = 0
+        self.ops = 0
+
+    # -- values ---------------------------------------------------------------------
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, text: str) -> None:
+        self.lines.append("    " + text)
+
+    def add(self, value: Value, *, constrain: bool = True) -> Value:
+        """Put a new value in the pool (maybe behind a sharding constraint)."""
+        gen = self.gen
+        if constrain and gen.features.constraints and self.rng.random() < 0.2:
+            ref = self.fresh()
+            sharding = gen.shardings.random(value.shape, shard_prob=0.6)
+            self.emit(f"{ref} = sdy.sharding_constraint {value.ref} {sharding} : {value.type}")
+            value = dataclasses.replace(value, ref=ref)
+        self.pool.append(value)
+        return value
+
+    def use(self, *values: Value) -> None:
+        for v in values:
+            v.uses += 1
+            for p in self.pool:
+                if p.ref == v.ref:
+                    p.uses = v.uses
+
+    def new_arg(self, shape, dtype: str) -> Value:
+        i = len(self.args)
+        mag = 5.0 if dtype == "f32" else 8.0
+        value = Value(f"%arg{i}", tuple(shape), dtype, mag)
+        sharding = None
+        if self.is_main:
+            if shape or self.gen.features.scalar_args:
+                if self.rng.random() < 0.8:
+                    sharding = self.gen.shardings.attr(shape)
+        self.args.append((value, sharding))
+        self.pool.append(value)
+        return value
+
+    def can_add_arg(self, shape) -> bool:
+        if len(self.args) >= self.max_args:
+            return False
+        if not shape and self.is_main and not self.gen.features.scalar_args:
+            return False
+        return True
+
+    def pick(self, pred=lambda v: True, fresh_bias: bool = True) -> Value | None:
+        candidates = [v for v in self.pool if pred(v)]
+        if not candidates:
+            return None
+        weights = []
+        for i, v in enumerate(candidates):
+            w = 1.0 + (2.0 * i / len(candidates) if fresh_bias else 0.0)
+            if v.uses == 0:
+                w *= 2.5
+            weights.append(w)
+        return self.rng.choices(candidates, weights)[0]
+
+    def value_of(self, shape, dtype: str, *, allow_existing: bool = True) -> Value:
+        """A value of this type: an existing one, a new argument or a new source op."""
+        shape = tuple(shape)
+        rng = self.rng
+        if allow_existing and rng.random() < 0.6:
+            found = self.pick(lambda v: v.shape == shape and v.dtype == dtype)
+            if found is not None:
+                return self.tame(found)
+        r = rng.random()
+        if r < 0.65 and self.can_add_arg(shape):
+            return self.new_arg(shape, dtype)
+        if r < 0.8:
+            return self.op_iota(shape, dtype)
+        return self.op_constant(shape, dtype)
+
+    def tame(self, v: Value) -> Value:
+        """`v`, squashed into a small range first if its bound is large."""
+        limit = FLOAT_LIMIT if v.dtype == "f32" else INT_LIMIT
+        if v.mag <= limit:
+            return v
+        if v.dtype == "f32":
+            return self.unary(v, "tanh")
+        return self.clamp_const(v, -8, 8)
+
+    # -- emitters --------------------------------------------------------------------
+    def unary(self, x: Value, op: str) -> Value:
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.{op} {x.ref} : {x.type}")
+        self.use(x)
+        self.ops += 1
+        mag = {"tanh": 1.0, "exponential": math.exp(min(x.mag, 80.0))}.get(op, x.mag)
+        exact = x.exact and op not in ("tanh", "exponential")
+        return self.add(Value(ref, x.shape, x.dtype, mag, exact))
+
+    def clamp_const(self, x: Value, lo, hi) -> Value:
+        lo_v = self.scalar_const(lo, x.dtype)
+        hi_v = self.scalar_const(hi, x.dtype)
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.clamp {lo_v.ref}, {x.ref}, {hi_v.ref} : "
+                  f"({lo_v.type}, {x.type}, {hi_v.type}) -> {x.type}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, x.shape, x.dtype, max(abs(lo), abs(hi)), x.exact))
+
+    def scalar_const(self, value, dtype: str) -> Value:
+        ref = self.fresh()
+        text = fmt_float(value) if dtype == "f32" else str(int(value))
+        self.emit(f"{ref} = stablehlo.constant dense<{text}> : {ttype((), dtype)}")
+        return Value(ref, (), dtype, abs(value))
+
+    # -- random ops --------------------------------------------------------------------
+    def random_op(self, allowed) -> None:
+        kinds = [k for k in OP_WEIGHTS if k in allowed]
+        for _ in range(20):
+            kind = self.rng.choices(kinds, [OP_WEIGHTS[k] for k in kinds])[0]
+            if getattr(self, f"op_{kind}_random")() is not None:
+                return
+
+    def op_unary_random(self):
+        x = self.pick()
+        if x is None:
+            return None
+        ops = FLOAT_UNARY if x.dtype == "f32" else INT_UNARY
+        op = self.rng.choice(ops)
+        if op == "exponential" and x.mag > 4:
+            x = self.unary(x, "tanh")
+        return self.unary(self.tame(x), op)
+
+    def op_binary_random(self):
+        x = self.pick()
+        if x is None:
+            return None
+        x = self.tame(x)
+        y = self.tame(self.value_of(x.shape, x.dtype))
+        op = self.rng.choice(FLOAT_BINARY if x.dtype == "f32" else INT_BINARY)
+        if self.rng.random() < 0.5:
+            x, y = y, x
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.{op} {x.ref}, {y.ref} : {x.type}")
+        self.use(x, y)
+        self.ops += 1
+        mag = x.mag * y.mag if op == "multiply" else (
+            x.mag + y.mag if op in ("add", "subtract") else max(x.mag, y.mag))
+        return self.add(Value(ref, x.shape, x.dtype, mag, x.exact and y.exact))
+
+    def op_select_random(self):
+        # The predicate compares exact values only: a rounding difference must not flip it.
+        a = self.pick(lambda v: v.exact and v.dtype in ("f32", "i32"))
+        if a is None:
+            return None
+        b = self.value_of(a.shape, a.dtype)
+        if not b.exact:
+            b = self.value_of(a.shape, a.dtype, allow_existing=False)
+        direction = self.rng.choice(DIRECTIONS)
+        kind = "FLOAT" if a.dtype == "f32" else "SIGNED"
+        pred = self.fresh()
+        pred_type = ttype(a.shape, "i1")
+        self.emit(f"{pred} = stablehlo.compare {direction}, {a.ref}, {b.ref}, {kind} : "
+                  f"({a.type}, {b.type}) -> {pred_type}")
+        self.use(a, b)
+        self.ops += 1
+        dtype = self.rng.choice(["f32", "i32"])
+        t = self.value_of(a.shape, dtype)
+        f = self.value_of(a.shape, dtype)
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.select {pred}, {t.ref}, {f.ref} : {pred_type}, {t.type}")
+        self.use(t, f)
+        self.ops += 1
+        return self.add(Value(ref, a.shape, dtype, max(t.mag, f.mag), t.exact and f.exact))
+
+    def op_clamp_random(self):
+        x = self.pick()
+        if x is None:
+            return None
+        x = self.tame(x)
+        if self.rng.random() < 0.5:
+            lo, hi = (-1.5, 2.0) if x.dtype == "f32" else (-3, 5)
+            if self.rng.random() < 0.2:
+                lo, hi = hi, lo  # min(max(x, lo), hi) is defined for lo > hi too
+            return self.clamp_const(x, lo, hi)
+        lo_v = self.tame(self.value_of(x.shape, x.dtype))
+        hi_v = self.tame(self.value_of(x.shape, x.dtype))
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.clamp {lo_v.ref}, {x.ref}, {hi_v.ref} : {x.type}")
+        self.use(x, lo_v, hi_v)
+        self.ops += 1
+        return self.add(Value(ref, x.shape, x.dtype, max(x.mag, lo_v.mag, hi_v.mag),
+                              x.exact and lo_v.exact and hi_v.exact))
+
+    def op_convert_random(self):
+        x = self.pick(lambda v: v.dtype == "i32" or (v.exact and v.mag < 1e6))
+        if x is None:
+            return None
+        out = "f32" if x.dtype == "i32" else "i32"
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.convert {x.ref} : ({x.type}) -> {ttype(x.shape, out)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, x.shape, out, x.mag + 1, x.exact))
+
+    def op_broadcast_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) < 4)
+        if x is None:
+            return None
+        extra = rng.randint(0 if any(n == 1 for n in x.shape) else 1, min(2, 4 - len(x.shape)))
+        rank = len(x.shape) + extra
+        mapping = sorted(rng.sample(range(rank), len(x.shape)))
+        out = [0] * rank
+        for i, d in enumerate(mapping):
+            n = x.shape[i]
+            out[d] = rng.choice([2, 4, 8, 16]) if n == 1 and rng.random() < 0.7 else n
+        for d in range(rank):
+            if d not in mapping:
+                out[d] = rng.choice([1, 2, 4, 8, 8, 16])
+        if math.prod(out) >= MAX_ELEMS or tuple(out) == x.shape:
+            return None
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.broadcast_in_dim {x.ref}, dims = {int_list(mapping)} : "
+                  f"({x.type}) -> {ttype(out, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, tuple(out), x.dtype, x.mag, x.exact, x.contracted))
+
+    def op_transpose_random(self):
+        x = self.pick(lambda v: len(v.shape) >= 2)
+        if x is None:
+            return None
+        perm = list(range(len(x.shape)))
+        while perm == sorted(perm):
+            self.rng.shuffle(perm)
+        out = tuple(x.shape[p] for p in perm)
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.transpose {x.ref}, dims = {int_list(perm)} : "
+                  f"({x.type}) -> {ttype(out, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, out, x.dtype, x.mag, x.exact, x.contracted))
+
+    def op_reshape_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return None
+        shape = list(x.shape)
+        choice = rng.random()
+        if choice < 0.4:  # split a dim
+            dims = [i for i, n in enumerate(shape) if n >= 4] if len(shape) < 4 else []
+            if not dims:
+                return None
+            d = rng.choice(dims)
+            n = shape[d]
+            divisors = [k for k in (2, 4, 8) if n % k == 0 and k < n and is_nice(n // k)]
+            if not divisors:
+                return None
+            k = rng.choice(divisors)
+            shape[d:d + 1] = [k, n // k] if rng.random() < 0.5 else [n // k, k]
+        elif choice < 0.75:  # merge adjacent dims
+            if len(shape) < 2:
+                return None
+            d = rng.randrange(len(shape) - 1)
+            shape[d:d + 2] = [shape[d] * shape[d + 1]]
+        elif choice < 0.85:  # insert a size-1 dim
+            if len(shape) >= 4:
+                return None
+            shape.insert(rng.randint(0, len(shape)), 1)
+        elif choice < 0.93:  # drop size-1 dims
+            if 1 not in shape:
+                return None
+            shape = [n for n in shape if n != 1]
+        else:  # flatten
+            shape = [math.prod(shape)]
+        if tuple(shape) == x.shape:
+            return None
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.reshape {x.ref} : ({x.type}) -> {ttype(shape, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, tuple(shape), x.dtype, x.mag, x.exact, x.contracted))
+
+    def op_dot_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: v.dtype == "f32" and len(v.shape) >= 1)
+        if x is None:
+            return None
+        x = self.tame(x)
+        rank = len(x.shape)
+        roles = [rng.choices(["batch", "contract", "free"], [1, 3, 2])[0] for _ in range(rank)]
+        if "contract" not in roles and rng.random() < 0.85:
+            roles[rng.randrange(rank)] = "contract"
+        lb = [i for i, r in enumerate(roles) if r == "batch"]
+        lc = [i for i, r in enumerate(roles) if r == "contract"]
+        lf = [i for i, r in enumerate(roles) if r == "free"]
+        rf_sizes = [rng.choice([1, 2, 4, 8, 16, 32]) for _ in range(rng.randint(0, 2))]
+        # rhs dims: batch (in order), contracting (in lhs order), free; then shuffled.
+        rhs_dims = ([("b", j) for j in range(len(lb))] + [("c", j) for j in range(len(lc))]
+                    + [("f", j) for j in range(len(rf_sizes))])
+        rng.shuffle(rhs_dims)
+        # Result dims: batch, lhs free, rhs free (each in its operand's order).
+        out_shape = ([x.shape[i] for i in lb] + [x.shape[i] for i in lf]
+                     + [rf_sizes[j] for kind, j in rhs_dims if kind == "f"])
+        if len(out_shape) > 4 or math.prod(out_shape) >= MAX_ELEMS:
+            return None
+        rhs_shape = []
+        for kind, j in rhs_dims:
+            rhs_shape.append(x.shape[lb[j]] if kind == "b" else
+                             x.shape[lc[j]] if kind == "c" else rf_sizes[j])
+        if math.prod(rhs_shape) >= MAX_ELEMS:
+            return None
+        rb = [rhs_dims.index(("b", j)) for j in range(len(lb))]
+        rc = [rhs_dims.index(("c", j)) for j in range(len(lc))]
+        y = self.tame(self.value_of(rhs_shape, "f32"))
+        contracted = frozenset()
+        # Now and then shard the contraction explicitly, so that the result is partial.
+        if lc and rng.random() < 0.3:
+            x, y, contracted = self.shard_contraction(x, y, lc, rc)
+        ref = self.fresh()
+        dims = ""
+        if lb:
+            dims += f"batching_dims = {int_list(lb)} x {int_list(rb)}, "
+        dims += f"contracting_dims = {int_list(lc)} x {int_list(rc)}, "
+        self.emit(f"{ref} = stablehlo.dot_general {x.ref}, {y.ref}, {dims}"
+                  f"precision = [DEFAULT, DEFAULT] : ({x.type}, {y.type}) -> "
+                  f"{ttype(out_shape, 'f32')}")
+        self.use(x, y)
+        self.ops += 1
+        k = math.prod(x.shape[i] for i in lc) if lc else 1
+        return self.add(Value(ref, tuple(out_shape), "f32", x.mag * y.mag * k, False,
+                              contracted))
+
+    def shard_contraction(self, x: Value, y: Value, lc, rc):
+        """Constrain x and y to shard one contracting dim on one axis (others open)."""
+        rng = self.rng
+        j = rng.randrange(len(lc))
+        size = x.shape[lc[j]]
+        axes = [(n, s) for n, s in self.gen.mesh if s > 1 and size % s == 0]
+        if not axes:
+            return x, y, frozenset()
+        name, _ = rng.choice(axes)
+        out = []
+        for v, dim in ((x, lc[j]), (y, rc[j])):
+            dims = ", ".join(f'{{"{name}"}}' if d == dim else "{?}" for d in range(len(v.shape)))
+            ref = self.fresh()
+            self.emit(f"{ref} = sdy.sharding_constraint {v.ref} <@mesh, [{dims}]> : {v.type}")
+            nv = dataclasses.replace(v, ref=ref, uses=0)
+            self.pool.append(nv)
+            out.append(nv)
+        return out[0], out[1], frozenset([name])
+
+    def op_reduce_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return None
+        rank = len(x.shape)
+        dims = sorted(rng.sample(range(rank), rng.randint(1, min(rank, 3))))
+        kind = rng.choice(["add", "add", "maximum", "minimum"])
+        if not self.gen.features.mixed_reducers:
+            kind = self.gen.reducer
+        if kind == "add":
+            x = self.tame(x)
+        init = 0.0
+        if x.dtype == "f32":
+            init_text = {"add": "0.000000e+00", "maximum": "0xFF800000",
+                         "minimum": "0x7F800000"}[kind]
+        else:
+            init_text = {"add": "0", "maximum": "-2147483648", "minimum": "2147483647"}[kind]
+        if self.gen.features.non_identity_init and rng.random() < 0.08:
+            init = 1.0
+            init_text = "1.000000e+00" if x.dtype == "f32" else "1"
+        c = self.fresh()
+        self.emit(f"{c} = stablehlo.constant dense<{init_text}> : {ttype((), x.dtype)}")
+        out = tuple(n for i, n in enumerate(x.shape) if i not in dims)
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.reduce({x.ref} init: {c}) applies stablehlo.{kind} "
+                  f"across dimensions = {int_list(dims)} : ({x.type}, {ttype((), x.dtype)}) "
+                  f"-> {ttype(out, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        n = math.prod(x.shape[d] for d in dims)
+        mag = x.mag * n + abs(init) if kind == "add" else max(x.mag, abs(init))
+        exact = x.exact and (kind != "add" or x.dtype == "i32")
+        contracted = x.contracted if kind == "add" else frozenset()
+        return self.add(Value(ref, out, x.dtype, mag, exact, contracted))
+
+    def random_shape(self, max_rank: int = 3) -> tuple[int, ...]:
+        for _ in range(50):
+            rank = self.rng.randint(1, max_rank)
+            shape = tuple(self.rng.choice(NICE_DIMS) for _ in range(rank))
+            if math.prod(shape) < MAX_ELEMS:
+                return shape
+        return (8,)
+
+    def op_iota(self, shape, dtype: str) -> Value:
+        shape = tuple(shape)
+        if not shape:
+            return self.op_constant(shape, dtype)
+        dim = self.rng.randrange(len(shape))
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.iota dim = {dim} : {ttype(shape, dtype)}")
+        self.ops += 1
+        return self.add(Value(ref, shape, dtype, float(shape[dim])))
+
+    def op_iota_random(self):
+        return self.op_iota(self.random_shape(), self.rng.choice(["f32", "i32"]))
+
+    def op_constant(self, shape, dtype: str) -> Value:
+        shape = tuple(shape)
+        rng = self.rng
+        n = math.prod(shape)
+        ref = self.fresh()
+        if n <= 256 and rng.random() < 0.6:
+            if dtype == "f32":
+                values = [rng.randint(-16, 16) / 4 for _ in range(n)]
+            else:
+                values = [rng.randint(-8, 8) for _ in range(n)]
+            literal = dense(values, shape, dtype)
+            mag = max(abs(v) for v in values)
+        else:
+            v = rng.randint(-8, 8) / 2 if dtype == "f32" else rng.randint(-8, 8)
+            literal = fmt_float(v) if dtype == "f32" else str(v)
+            mag = abs(v)
+        self.emit(f"{ref} = stablehlo.constant dense<{literal}> : {ttype(shape, dtype)}")
+        self.ops += 1
+        return self.add(Value(ref, shape, dtype, float(mag)))
+
+    def op_constant_random(self):
+        return self.op_constant(self.random_shape(), self.rng.choice(["f32", "i32"]))
+
+    def op_concatenate_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return None
+        d = rng.randrange(len(x.shape))
+        n = x.shape[d]
+        # Sizes of the other parts, so that the total is a nice dim again.
+        options = [[n], [2 * n], [n, n], [n, 2 * n], [8], [16], [8, 8], [1, 1, 2], [1], [2],
+                   [4], [8, 16]]
+        small = self.gen.features.small_permuted_dims
+        options = [o for o in options if is_nice(n + sum(o))
+                   and (math.prod(x.shape) // n) * (n + sum(o)) < MAX_ELEMS
+                   and (small or all(k % 8 == 0 for k in o + [n]))]
+        if not options:
+            return None
+        parts = [x]
+        for size in rng.choice(options):
+            shape = list(x.shape)
+            shape[d] = size
+            parts.append(self.value_of(shape, x.dtype))
+        total = sum(p.shape[d] for p in parts)
+        rng.shuffle(parts)
+        out = list(x.shape)
+        out[d] = total
+        ref = self.fresh()
+        refs = ", ".join(p.ref for p in parts)
+        types = ", ".join(p.type for p in parts)
+        self.emit(f"{ref} = stablehlo.concatenate {refs}, dim = {d} : ({types}) -> "
+                  f"{ttype(out, x.dtype)}")
+        self.use(*parts)
+        self.ops += 1
+        return self.add(Value(ref, tuple(out), x.dtype, max(p.mag for p in parts),
+                              all(p.exact for p in parts)))
+
+    def op_slice_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: any(n >= 2 for n in v.shape))
+        if x is None:
+            return None
+        starts, limits, strides, out = [], [], [], []
+        changed = False
+        small = self.gen.features.small_permuted_dims
+        for n in x.shape:
+            sizes = [k for k in (1, 2, 4, 8, 16, n // 2) if 1 <= k < n and is_nice(k)
+                     and (small or k % 8 == 0)]
+            if n >= 2 and sizes and rng.random() < 0.6:
+                size = rng.choice(sizes)
+                start = rng.randint(0, n - size)
+                stride = 1
+                if rng.random() < 0.2 and start + 2 * (size - 1) + 1 <= n:
+                    stride = 2
+                starts.append(start)
+                limits.append(start + stride * (size - 1) + 1)
+                strides.append(stride)
+                out.append(size)
+                changed = True
+            else:
+                starts.append(0)
+                limits.append(n)
+                strides.append(1)
+                out.append(n)
+        if not changed:
+            return None
+        spec = ", ".join(f"{s}:{l}" + (f":{t}" if t != 1 else "")
+                         for s, l, t in zip(starts, limits, strides))
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.slice {x.ref} [{spec}] : ({x.type}) -> "
+                  f"{ttype(out, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, tuple(out), x.dtype, x.mag, x.exact, x.contracted))
+
+    def op_pad_random(self):
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return None
+        low, high, interior, out = [], [], [], []
+        small = self.gen.features.small_permuted_dims
+        for n in x.shape:
+            lo = hi = it = 0
+            if rng.random() < 0.6 and (small or n % 8 == 0):
+                it = 1 if rng.random() < 0.15 and n <= 16 else 0
+                base = n + it * (n - 1)
+                # A nice result size; low/high (negative: cropping) make up the rest.
+                sizes = [t for t in [1, 2, 4] + list(range(8, base + 17, 8))
+                         if abs(t - base) <= 16 and (small or t % 8 == 0)]
+                t = rng.choice(sizes)
+                extra = t - base
+                lo = rng.randint(min(0, extra) - (1 if n >= 4 else 0),
+                                 max(0, extra) + (1 if n >= 4 else 0))
+                hi = extra - lo
+                if lo <= -n or hi <= -n or lo + hi + base != t:
+                    lo, hi, it = 0, 0, 0
+            size = n + lo + hi + it * (n - 1)
+            low.append(lo)
+            high.append(hi)
+            interior.append(it)
+            out.append(size)
+        if tuple(out) == x.shape or math.prod(out) >= MAX_ELEMS:
+            return None
+        pad_value = rng.choice([0.0, 1.0, -2.5]) if x.dtype == "f32" else rng.choice([0, 3])
+        c = self.scalar_const(pad_value, x.dtype)
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.pad {x.ref}, {c.ref}, low = {int_list(low)}, "
+                  f"high = {int_list(high)}, interior = {int_list(interior)} : "
+                  f"({x.type}, {c.type}) -> {ttype(out, x.dtype)}")
+        self.use(x)
+        self.ops += 1
+        return self.add(Value(ref, tuple(out), x.dtype, max(x.mag, abs(pad_value)), x.exact))
+
+    def op_call_random(self):
+        gen = self.gen
+        if not self.is_main or not gen.features.calls:
+            return None
+        rng = self.rng
+        # Call an existing callee again when the pool has values of its argument types.
+        for callee in gen.callees:
+            if rng.random() < 0.5:
+                operands = []
+                for a, _ in callee.args:
+                    v = self.pick(lambda v, a=a: v.shape == a.shape and v.dtype == a.dtype
+                                  and v.mag <= a.mag and (v.exact or not a.exact)
+                                  and v not in operands)
+                    if v is None:
+                        break
+                    operands.append(v)
+                else:
+                    return self.call(callee, operands)
+        n = rng.randint(1, 2)
+        operands = []
+        for _ in range(n):
+            v = self.pick(lambda v: v not in operands)
+            if v is None:
+                break
+            operands.append(self.tame(v))
+        if not operands:
+            return None
+        callee = gen.make_callee(operands)
+        return self.call(callee, operands)
+
+    def call(self, callee: "FuncBuilder", operands: list[Value]):
+        ref = self.fresh()
+        results = callee.results
+        types = ", ".join(v.type for v in results)
+        lhs = ref if len(results) == 1 else f"{ref}:{len(results)}"
+        rtypes = types if len(results) == 1 else f"({types})"
+        self.emit(f"{lhs} = func.call @{callee.name}({', '.join(v.ref for v in operands)}) : "
+                  f"({', '.join(v.type for v in operands)}) -> {rtypes}")
+        self.use(*operands)
+        self.ops += 1
+        # Operands are within the bounds the callee was built for (see op_call_random).
+        last = None
+        for i, r in enumerate(results):
+            name = ref if len(results) == 1 else f"{ref}#{i}"
+            exact = r.exact and all(o.exact for o in operands)
+            last = self.add(Value(name, r.shape, r.dtype, r.mag, exact), constrain=False)
+        return last
+
+    # -- text --------------------------------------------------------------------------
+    def finish(self, results: list[Value], result_shardings: list[str | None]) -> None:
+        self.results = results
+        self.result_shardings = result_shardings
+
+    def text(self) -> str:
+        visibility = "public" if self.is_main else "private"
+        args = []
+        for v, sharding in self.args:
+            attr = f" {{sdy.sharding = {sharding}}}" if sharding else ""
+            args.append(f"{v.ref}: {v.type}{attr}")
+        res = []
+        for v, sharding in zip(self.results, self.result_shardings):
+            res.append(v.type + (f" {{sdy.sharding = {sharding}}}" if sharding else ""))
+        lines = [f"  func.func {visibility} @{self.name}({', '.join(args)}) -> "
+                 f"({', '.join(res)}) {{"]
+        lines += self.lines
+        lines.append(f"    return {', '.join(v.ref for v in self.results)} : "
+                     f"{', '.join(v.type for v in self.results)}")
+        lines.append("  }")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- programs
+
+
+@dataclass
+class Program:
+    seed: int
+    text: str
+    mesh: tuple
+    num_ops: int
+    features: Features = field(default_factory=Features)
+
+
+class Generator:
+    def __init__(self, seed: int, features: Features | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.features = features or Features()
+        self.callees: list[FuncBuilder] = []
+        self.reducer = self.rng.choice(["add", "maximum", "minimum"])
+
+    def make_mesh(self):
+        rng = self.rng
+        self.mesh = rng.choice(MESHES)
+        size = math.prod(s for _, s in self.mesh)
+        self.device_ids = None
+        if self.features.device_ids and size > 1 and rng.random() < 0.25:
+            ids = list(range(size))
+            while ids == sorted(ids):
+                rng.shuffle(ids)
+            self.device_ids = ids
+        self.shardings = ShardingMaker(rng, self.mesh, self.features)
+
+    def mesh_text(self) -> str:
+        axes = ", ".join(f'"{n}"={s}' for n, s in self.mesh)
+        ids = f", device_ids={int_list(self.device_ids)}" if self.device_ids else ""
+        return f"  sdy.mesh @mesh = <[{axes}]{ids}>"
+
+    def generate(self) -> Program:
+        rng = self.rng
+        self.make_mesh()
+        main = FuncBuilder(self, "main", is_main=True, max_args=6)
+        for _ in range(rng.randint(1, 3)):
+            shape = main.random_shape()
+            if self.features.scalar_args and rng.random() < 0.08:
+                shape = ()
+            main.new_arg(shape, "f32" if rng.random() < 0.75 else "i32")
+        target = rng.randint(3, 25)
+        allowed = set(self.features.ops)
+        guard = 0
+        while main.ops < target and guard < 200:
+            main.random_op(allowed)
+            guard += 1
+        results = self.pick_results(main)
+        shardings = []
+        for v in results:
+            shardings.append(self.result_sharding(v))
+        main.finish(results, shardings)
+        body = [self.mesh_text(), main.text()] + [c.text() for c in self.callees]
+        size = math.prod(s for _, s in self.mesh)
+        text = (f"// fuzz program, seed {self.seed}\n"
+                f"module @fuzz attributes {{mhlo.num_partitions = {size} : i32, "
+                f"mhlo.num_replicas = 1 : i32}} {{\n" + "\n".join(body) + "\n}\n")
+        return Program(self.seed, text, self.mesh, main.ops, self.features)
+
+    def pick_results(self, fb: FuncBuilder, limit: int = 4) -> list[Value]:
+        ok = (lambda v: True) if (fb.is_main is False or self.features.scalar_results) \
+            else (lambda v: len(v.shape) > 0)
+        sinks = [v for v in fb.pool if v.uses == 0 and not v.ref.startswith("%arg") and ok(v)]
+        results = sinks[-limit:]
+        if not results:
+            cands = [v for v in fb.pool if ok(v)] or fb.pool
+            results = [cands[-1]]
+        elif self.rng.random() < 0.2:
+            extra = self.rng.choice(fb.pool)
+            if ok(extra) and extra not in results:
+                results.append(extra)
+        return results
+
+    def result_sharding(self, v: Value) -> str | None:
+        rng = self.rng
+        if rng.random() < 0.25:
+            return None
+        unreduced = frozenset()
+        if v.contracted and self.features.unreduced_results and rng.random() < 0.6:
+            unreduced = v.contracted
+        return self.shardings.attr(v.shape, unreduced=unreduced)
+
+    def make_callee(self, operands: list[Value]) -> FuncBuilder:
+        rng = self.rng
+        name = f"callee{len(self.callees)}"
+        fb = FuncBuilder(self, name, is_main=False, max_args=len(operands))
+        with_shardings = self.features.callee_shardings and rng.random() < 0.25
+        for v in operands:
+            arg = fb.new_arg(v.shape, v.dtype)
+            arg.mag = v.mag
+            arg.exact = v.exact
+            sharded = (with_shardings and rng.random() < 0.6) or \
+                not self.features.unsharded_callee_args
+            fb.args[-1] = (arg, self.shardings.attr(v.shape) if sharded else None)
+        allowed = {"unary", "binary", "select", "clamp", "convert", "broadcast", "transpose",
+                   "reshape", "dot", "reduce", "slice", "pad", "concatenate"}
+        allowed &= set(self.features.ops)
+        target = rng.randint(1, 5)
+        guard = 0
+        while fb.ops < target and guard < 50:
+            fb.random_op(allowed)
+            guard += 1
+        results = self.pick_results(fb, limit=2)
+        shardings = [self.shardings.attr(v.shape) if with_shardings and rng.random() < 0.5
+                     else None for v in results]
+        fb.finish(results, shardings)
+        self.callees.append(fb)
+        return fb
+
+
+def generate(seed: int, features: Features | None = None) -> Program:
+    return Generator(seed, features).generate()
+
+
+def parse_module(text: str, context=None):
+    """Parse (and verify) a generated module; raises on invalid text."""
+    from jaxlib.mlir import ir
+
+    from shardpy.jaxlib_bridge import make_context
+
+    context = context or make_context()
+    return ir.Module.parse(text, context)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--check", action="store_true", help="parse and verify the module")
+    p.add_argument("--disable", default="", help="comma-separated features or op kinds")
+    args = p.parse_args(argv)
+    features = Features().without(args.disable.split(","))
+    program = generate(args.seed, features)
+    sys.stdout.write(program.text)
+    if args.check:
+        parse_module(program.text)
+        print(f"// parsed: {program.num_ops} ops", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,390 @@
+"""Fuzz shardpy's partitioner: random programs, partitioned vs one-device runs.
+
+    python test/fuzz/run_fuzz.py --count 200 --seed 0 [--jobs 2] [--long]
+    python test/fuzz/run_fuzz.py --seed 1234 --count 1 -v      # one program, verbosely
+
+Program k of a run is `generate.py --seed S+k`. Each one is parsed, partitioned with
+`shardpy-partition` (verifying after every pass), run on the mesh's devices through
+PjRt and compared with the unpartitioned program on one device; inputs are
+`shardpy.arrays.random_inputs(..., seed=0)`, exactly what `shardpy-run FILE --check`
+uses, so a saved failure reproduces with
+
+    shardpy-run test/fuzz/failures/seed_S.mlir --check
+
+Outcomes: pass; mismatch (outputs differ, or devices holding the same shard disagree);
+partition-error (the pipeline reported an error or raised); run-error (the per-device
+program did not compile or run); timeout / crash (a worker hung or died: collectives
+that never match hang the CPU runtime); invalid (the generator made a program that does
+not parse or whose reference does not run: a bug in the fuzzer, not in shardpy).
+Failing modules go to --failures (default test/fuzz/failures/), with the outcome on top.
+
+Workers (--jobs, default: CPU count) are separate processes, each with one MLIR context
+and one PjRt client for all its programs; --jobs 0 runs in this process.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+import traceback
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+
+MAX_DEVICES = 8
+RTOL, ATOL = 1e-4, 1e-5
+DEFAULT_FAILURES = HERE / "failures"
+PIPELINE = "builtin.module(shardpy-partition)"
+FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
+
+
+def set_device_flags(count: int = MAX_DEVICES) -> None:
+    """XLA's CPU client makes `count` host devices; must happen before jax starts."""
+    flag = f"--xla_force_host_platform_device_count={count}"
+    flags = [f for f in os.environ.get("XLA_FLAGS", "").split()
+             if not f.startswith("--xla_force_host_platform_device_count")]
+    os.environ["XLA_FLAGS"] = " ".join(flags + [flag])
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+
+@dataclass
+class Outcome:
+    seed: int
+    status: str                 # pass | mismatch | partition-error | run-error | ...
+    detail: str = ""            # messages (errors, comparisons)
+    seconds: float = 0.0
+    num_ops: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return self.status in FAILING
+
+    def signature(self) -> str:
+        """A coarse class of the failure: status plus the first message, de-numbered."""
+        first = next((line for line in self.detail.splitlines() if line.strip()), "")
+        first = re.sub(r"^[^:]*:\d+:\d+: ", "", first)       # locations
+        first = re.sub(r"<[^<>]*>", "<..>", first)            # shardings, types
+        first = re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "N", first)
+        return f"{self.status}: {first[:160]}"
+
+
+class Runner:
+    """Runs programs in this process: one MLIR context and one PjRt client for all."""
+
+    def __init__(self, features: generate.Features | None = None):
+        set_device_flags()
+        from shardpy.jaxlib_bridge import make_context
+        from shardpy.pipeline import Pipeline, registered_passes
+
+        registered_passes()
+        self.features = features or generate.Features()
+        self.context = make_context()
+        self.pipeline = Pipeline(PIPELINE, self.context)
+        self._executor = None
+
+    @property
+    def executor(self):
+        if self._executor is None:
+            from shardpy import runtime
+
+            self._executor = runtime.Executor("cpu")
+        return self._executor
+
+    def run_seed(self, seed: int) -> Outcome:
+        program = generate.generate(seed, self.features)
+        outcome = self.run_text(program.text, seed)
+        outcome.num_ops = program.num_ops
+        return outcome
+
+    def run_text(self, text: str, seed: int = -1) -> Outcome:
+        start = time.perf_counter()
+        try:
+            outcome = self._run(text, seed)
+        except Exception as err:  # noqa: BLE001 - anything shardpy raises is a finding
+            outcome = Outcome(seed, "partition-error",
+                              f"internal error: {type(err).__name__}: {err}\n"
+                              + traceback.format_exc())
+        outcome.seconds = time.perf_counter() - start
+        return outcome
+
+    def _run(self, text: str, seed: int) -> Outcome:
+        from jaxlib.mlir import ir
+
+        from shardpy import arrays, runtime
+        from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+        from shardpy.passes.strip_shardings import StripShardings
+
+        context = self.context
+        engine = DiagnosticEngine(f"seed_{seed}.mlir")
+        with engine.capturing(context):
+            try:
+                module = ir.Module.parse(text, context)
+            except ir.MLIRError as err:
+                return Outcome(seed, "invalid", f"does not parse: {err}")
+            op = module.operation
+            sig = runtime.signature(op)
+            inputs = arrays.random_inputs([v.type for v in sig.args], 0)
+            reference = op.clone()
+            try:
+                ok = self.pipeline.run(module, engine)
+            except Exception as err:  # noqa: BLE001
+                return Outcome(seed, "partition-error",
+                               f"internal error: {type(err).__name__}: {err}\n"
+                               + traceback.format_exc())
+            diagnostics = [d.render() for d in engine.diagnostics]
+            warnings = [d for d in diagnostics if ": warning: " in d or
+                        d.startswith("warning: ")]
+            if not ok or engine.has_errors:
+                errors = [d for d in diagnostics if d not in warnings]
+                return Outcome(seed, "partition-error", "\n".join(errors or diagnostics),
+                               warnings=warnings)
+            engine.diagnostics.clear()
+            try:
+                with context, reference.location:
+                    StripShardings().run(reference)
+                expected = self.executor.run_global(reference, inputs).outputs
+            except Exception as err:  # noqa: BLE001
+                return Outcome(seed, "invalid", f"the reference does not run: "
+                                                f"{type(err).__name__}: {err}")
+            try:
+                result = self.executor.run_per_device(op, sig, inputs)
+            except ShardpyError as err:
+                return Outcome(seed, "run-error", str(err), warnings=warnings)
+            except Exception as err:  # noqa: BLE001
+                return Outcome(seed, "run-error", f"internal error: {type(err).__name__}: "
+                                                  f"{err}\n" + traceback.format_exc(),
+                               warnings=warnings)
+        lines = []
+        ok = True
+        for i, (a, e) in enumerate(zip(result.outputs, expected)):
+            c = arrays.compare(f"out{i}", a, e, RTOL, ATOL)
+            ok &= c.ok
+            if not c.ok:
+                lines.append(c.line())
+        for i, divergence in enumerate(result.replica_divergence):
+            if divergence > ATOL:
+                ok = False
+                lines.append(f"out{i} replicas: max abs error {divergence:.3g} MISMATCH "
+                             f"(devices holding the same shard disagree)")
+        return Outcome(seed, "pass" if ok else "mismatch", "\n".join(lines), warnings=warnings)
+
+
+# --------------------------------------------------------------------------- workers
+
+
+def _worker_main(conn, disabled: tuple[str, ...]) -> None:
+    runner = Runner(generate.Features().without(disabled))
+    while True:
+        seed = conn.recv()
+        if seed is None:
+            return
+        conn.send(runner.run_seed(seed))
+
+
+class Pool:
+    """Worker processes with a per-program time limit: a hung or dead worker is
+    replaced and its program recorded as a timeout or crash."""
+
+    def __init__(self, jobs: int, disabled: tuple[str, ...], timeout: float):
+        import multiprocessing as mp
+
+        set_device_flags()  # inherited by the workers' environment
+        self.ctx = mp.get_context("spawn")
+        self.jobs = jobs
+        self.disabled = disabled
+        self.timeout = timeout
+        self.workers: list[dict] = [self._start() for _ in range(jobs)]
+
+    def _start(self) -> dict:
+        parent, child = self.ctx.Pipe()
+        proc = self.ctx.Process(target=_worker_main, args=(child, self.disabled), daemon=True)
+        proc.start()
+        child.close()
+        return {"proc": proc, "conn": parent, "seed": None, "since": 0.0}
+
+    def _replace(self, worker: dict) -> None:
+        proc = worker["proc"]
+        if proc.is_alive():
+            proc.kill()  # our own worker, by its handle
+        proc.join(5)
+        worker.update(self._start())
+
+    def map(self, seeds, on_result) -> None:
+        from multiprocessing.connection import wait
+
+        pending = list(seeds)[::-1]
+        busy = 0
+        for w in self.workers:
+            if pending:
+                self._send(w, pending.pop())
+                busy += 1
+        while busy:
+            conns = [w["conn"] for w in self.workers if w["seed"] is not None]
+            ready = wait(conns, timeout=1.0)
+            now = time.monotonic()
+            for w in self.workers:
+                if w["seed"] is None:
+                    continue
+                seed = w["seed"]
+                outcome = None
+                if w["conn"] in ready:
+                    try:
+                        outcome = w["conn"].recv()
+                    except (EOFError, OSError):
+                        code = w["proc"].exitcode
+                        outcome = Outcome(seed, "crash", f"worker died (exit code {code})")
+                        self._replace(w)
+                elif now - w["since"] > self.timeout:
+                    outcome = Outcome(seed, "timeout",
+                                      f"no result after {self.timeout:.0f} s (hung?)")
+                    self._replace(w)
+                if outcome is None:
+                    continue
+                w["seed"] = None
+                busy -= 1
+                on_result(outcome)
+                if pending:
+                    self._send(w, pending.pop())
+                    busy += 1
+
+    def _send(self, worker: dict, seed: int) -> None:
+        worker["seed"] = seed
+        worker["since"] = time.monotonic()
+        worker["conn"].send(seed)
+
+    def close(self) -> None:
+        for w in self.workers:
+            try:
+                w["conn"].send(None)
+            except OSError:
+                pass
+        for w in self.workers:
+            w["proc"].join(5)
+            if w["proc"].is_alive():
+                w["proc"].kill()
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def save_failure(outcome: Outcome, directory: Path, features: generate.Features) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"seed_{outcome.seed}.mlir"
+    program = generate.generate(outcome.seed, features)
+    header = [f"// {outcome.status} (seed {outcome.seed})"]
+    header += ["// " + line for line in outcome.detail.splitlines()[:30]]
+    header.append(f"// reproduce: shardpy-run {path} --check")
+    path.write_text("\n".join(header) + "\n" + program.text)
+    return path
+
+
+def run_batch(seeds, *, jobs: int = 0, disabled: tuple[str, ...] = (), timeout: float = 120.0,
+              failures_dir: Path | None = None, verbose: bool = False,
+              runner: Runner | None = None, pool: Pool | None = None,
+              progress: bool = False) -> list[Outcome]:
+    """Run the programs of `seeds` (in `pool`, in `jobs` new workers, or here with
+    `runner` when jobs <= 0); returns their outcomes, failures saved if a directory is
+    given. A given pool must have been made with the same `disabled`."""
+    features = generate.Features().without(disabled)
+    outcomes: list[Outcome] = []
+    seeds = list(seeds)
+    start = time.perf_counter()
+
+    def on_result(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if outcome.failed and failures_dir is not None:
+            path = save_failure(outcome, failures_dir, features)
+            outcome.detail += f"\nsaved: {path}"
+        if verbose or (outcome.failed and progress):
+            first = outcome.detail.splitlines()[0] if outcome.detail else ""
+            print(f"seed {outcome.seed}: {outcome.status} ({outcome.seconds:.2f} s, "
+                  f"{outcome.num_ops} ops) {first[:200]}", flush=True)
+        elif progress and len(outcomes) % 100 == 0:
+            print(f"... {len(outcomes)}/{len(seeds)} programs, "
+                  f"{time.perf_counter() - start:.0f} s", flush=True)
+
+    if pool is not None:
+        pool.map(seeds, on_result)
+    elif jobs <= 0:
+        runner = runner or Runner(features)
+        for seed in seeds:
+            on_result(runner.run_seed(seed))
+    else:
+        pool = Pool(jobs, disabled, timeout)
+        try:
+            pool.map(seeds, on_result)
+        finally:
+            pool.close()
+    outcomes.sort(key=lambda o: o.seed)
+    return outcomes
+
+
+def report(outcomes: list[Outcome], seconds: float) -> str:
+    counts = Counter(o.status for o in outcomes)
+    lines = [f"programs run: {len(outcomes)} in {seconds:.1f} s",
+             f"passed: {counts['pass']}",
+             f"mismatches: {counts['mismatch']}",
+             f"partitioner errors: {counts['partition-error']}",
+             f"run errors (per-device program refused by XLA/PjRt): {counts['run-error']}",
+             f"timeouts: {counts['timeout']}, crashes: {counts['crash']}",
+             f"invalid programs (fuzzer bugs): {counts['invalid']}"]
+    classes: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        if o.status != "pass":
+            classes[o.signature()].append(o)
+    if classes:
+        lines.append(f"failure classes: {len(classes)}")
+        for sig, members in sorted(classes.items(), key=lambda kv: -len(kv[1])):
+            seeds = ", ".join(str(o.seed) for o in members[:8])
+            more = f" (+{len(members) - 8})" if len(members) > 8 else ""
+            lines.append(f"  [{len(members)}] {sig}\n      seeds: {seeds}{more}")
+    failed = [o for o in outcomes if o.status != "pass"]
+    if failed:
+        lines.append("failures:")
+        for o in failed:
+            saved = re.search(r"saved: (.*)", o.detail)
+            where = saved.group(1) if saved else "(not saved)"
+            lines.append(f"  seed {o.seed}: {o.status} -> {where}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0, help="first program's seed")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="worker processes (0: run in this process)")
+    p.add_argument("--long", action="store_true", help="10,000 programs")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per program")
+    p.add_argument("--failures", type=Path, default=DEFAULT_FAILURES,
+                   help="where failing modules are written")
+    p.add_argument("--disable", default="",
+                   help="comma-separated generator features or op kinds to leave out "
+                        "(e.g. scalar_args,pad); 'known' leaves out known_issues.DISABLED")
+    p.add_argument("-v", "--verbose", action="store_true")
+    args = p.parse_args(argv)
+    count = 10_000 if args.long else args.count
+    disabled = tuple(x for x in args.disable.split(",") if x)
+    if "known" in disabled:
+        from known_issues import DISABLED
+
+        disabled = tuple(x for x in disabled if x != "known") + DISABLED
+    start = time.perf_counter()
+    outcomes = run_batch(range(args.seed, args.seed + count), jobs=args.jobs,
+                         disabled=disabled, timeout=args.timeout,
+                         failures_dir=args.failures, verbose=args.verbose, progress=True)
+    print(report(outcomes, time.perf_counter() - start))
+    return 1 if any(o.status != "pass" for o in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""A bounded, seeded fuzz batch: random programs partitioned and checked on 8 CPU devices.
+
+Programs come from test/fuzz/generate.py (seeds SEED .. SEED + CHUNKS * PER_CHUNK - 1);
+each one is partitioned with shardpy-partition and run against the one-device reference
+(test/fuzz/run_fuzz.py). Generator features that hit known, open bugs are left out
+(test/fuzz/known_issues.py lists them with their regression tests under
+test/Regressions/). Two worker processes share the work, each with one MLIR context and
+one PjRt client; they are separate processes because XLA's host device count must be
+set before jax starts (another test may already have started it in this process).
+
+A failure names its seed; reproduce with
+    python test/fuzz/run_fuzz.py --seed SEED --count 1 --disable known -v
+    shardpy-run <saved module> --check
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+sys.path.insert(0, str(FUZZ_DIR))
+
+import known_issues  # noqa: E402
+import run_fuzz  # noqa: E402
+
+SEED = 1_000
+CHUNKS = 5
+PER_CHUNK = 50  # 250 programs
+JOBS = 2
+
+
+@pytest.fixture(scope="module")
+def pool():
+    workers = run_fuzz.Pool(JOBS, known_issues.DISABLED, timeout=120.0)
+    yield workers
+    workers.close()
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_fuzz_chunk(chunk, pool, tmp_path_factory):
+    first = SEED + chunk * PER_CHUNK
+    failures_dir = tmp_path_factory.mktemp(f"fuzz_failures_{chunk}")
+    outcomes = run_fuzz.run_batch(range(first, first + PER_CHUNK), pool=pool,
+                                  disabled=known_issues.DISABLED, failures_dir=failures_dir)
+    assert len(outcomes) == PER_CHUNK
+    bad = [o for o in outcomes if o.status != "pass"]
+    message = "\n".join(
+        f"seed {o.seed}: {o.status}: {(o.detail.splitlines() or [''])[0][:300]}\n"
+        f"  reproduce: python test/fuzz/run_fuzz.py --seed {o.seed} --count 1 "
+        f"--disable known -v   (module saved under {failures_dir})"
+        for o in bad)
+    assert not bad, f"{len(bad)} of {PER_CHUNK} fuzz programs failed:\n{message}"
