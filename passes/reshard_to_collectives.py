@@ -48,7 +48,12 @@ def _lower(op: ir.Operation, state: ShardingState) -> None:
     target = state.of(op.results[0])
     source = state.of(value)
     if source is None:
+        # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly.
         source = replicated(target, target.rank)
+        try:
+            state.write(value, source)
+        except ValueError:
+            pass  # a region argument: its owner's sharding already covers it
     value_type = value.type
     try:
         plan = plan_reshard(source, target, tuple(value_type.shape),

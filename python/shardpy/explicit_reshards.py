@@ -20,7 +20,7 @@ dims), are always replicated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
+from math import gcd, prod
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -112,6 +112,7 @@ class ExplicitReshards:
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
         _drop_layout_ops_in_computations(self.module)
+        _make_shardings_even(self.module, self.state)
         funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
@@ -178,8 +179,12 @@ class ExplicitReshards:
         callee = self.funcs.get(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
         if callee is None:
             return
-        for i in range(len(op.operands)):
-            self._reshard_operand(op, i, self.state.func_arg_sharding(callee, i))
+        for i, operand in enumerate(op.operands):
+            target = self.state.func_arg_sharding(callee, i)
+            current = self.state.of(operand)
+            if target is None and current is not None:  # the callee takes whole values
+                target = replicated(current, current.rank)
+            self._reshard_operand(op, i, target)
         produced = [self.state.func_result_sharding(callee, i) for i in range(len(op.results))]
         wanted = [self.state.of(r) for r in op.results]
         self.state.set_results(op, produced)
@@ -213,7 +218,9 @@ class ExplicitReshards:
             raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
                                f"such ops is not supported yet", op.location)
         rule_key, rule = self._rule(op)
-        plan_key = (rule_key, tuple(map(id, operand_shardings)),
+        # The reducer matters too (a sum leaves partials, a max finishes itself).
+        reducer = _reducer_kind(op) if op.name == "stablehlo.reduce" else None
+        plan_key = (rule_key, reducer, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)))
         plan = self._plans.get(plan_key)
         if plan is None:
@@ -283,8 +290,8 @@ class ExplicitReshards:
                     partial += factor_axes[f]
         carried = _carried_unreduced(op, operand_shardings, operands)
         if carried:
-            operands = [plain(o, o.dims, carried_i) if o is not None else o
-                        for o, carried_i in zip(operands, carried[1])]
+            operands = [plain(o, o.dims, _mesh_order(carried_i, template)) if o is not None
+                        else o for o, carried_i in zip(operands, carried[1])]
             partial += [a for a in carried[0] if a not in partial]
         results = []
         for mapping in rule.results:
@@ -317,8 +324,10 @@ class ExplicitReshards:
             if have is None or not have.unreduced:
                 return
             want = plain(have, have.dims)
-        if have is None or same_layout(have, want):
+        if same_layout(have, want):
             return
+        if have is None:  # the op produced a whole value; its users want it sharded
+            have = replicated(want, want.rank)
         with op.location, ir.InsertionPoint(op):
             final = self._convert(result, have, want)
         # Move the new ops after `op`, in order, then point the other users at them.
@@ -349,6 +358,93 @@ class ExplicitReshards:
             new = sdy.ReshardOp(value, codec.encode(out)).result
         self.state.remember(new, out)
         return new
+
+
+def even_sharding(sharding: TensorSharding, shape) -> TensorSharding:
+    """The largest sharding inside `sharding` whose shards divide every dim evenly
+    (axes cut at the first one that does not divide, keeping a dividing sub-axis)."""
+    sizes = sharding.mesh.axes
+    dims = []
+    changed = False
+    for dim, size in zip(sharding.dims, shape):
+        kept: list[AxisRef] = []
+        left = size
+        for ref in dim.axes:
+            ref_size = aa.size(ref, sizes)
+            common = gcd(left, ref_size)
+            if common == ref_size:
+                kept.append(ref)
+                left //= ref_size
+                continue
+            if common > 1:
+                kept.append(aa.sub_prefix(ref, common, sizes))
+            break
+        changed |= len(kept) != len(dim.axes) or tuple(kept) != dim.axes
+        dims.append(DimSharding(tuple(kept), dim.closed, dim.priority))
+    if not changed:
+        return sharding
+    return TensorSharding(sharding.mesh, tuple(dims), sharding.replicated, sharding.unreduced,
+                          sharding.mesh_name)
+
+
+def _make_shardings_even(module: ir.Operation, state: ShardingState) -> None:
+    """Uneven shards (a dim not divisible by its axes) are not computed yet: give such
+    values the largest even sharding inside theirs (a warning where the user wrote it
+    on a function's signature)."""
+    from .ir_utils import collect_ops
+    from .sdy_codec import SHARDING_ATTR
+
+    def shape(value_type):
+        return tuple(value_type.shape) if isinstance(value_type, ir.RankedTensorType) else None
+
+    for op in collect_ops(module):
+        name = op.name
+        if name == "func.func":
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            body = op.regions[0].blocks[0] if len(op.regions[0].blocks) else None
+            for i, (sharding, t) in enumerate(zip(state.codec.func_arg_shardings(op),
+                                                  ftype.inputs)):
+                if sharding is not None and even_sharding(sharding, shape(t)) != sharding:
+                    even = even_sharding(sharding, shape(t))
+                    warning(op.location, f"argument {i} ({t}) is sharded {sharding}, which "
+                                         f"does not divide it evenly; computing with {even}")
+                    if body is not None:
+                        state.write(body.arguments[i], even)
+            _even_results_of_func(op, ftype, state, shape)
+        elif SHARDING_ATTR in op.attributes and name != "func.func":
+            shardings = [state.of(r) for r in op.results]
+            even = [even_sharding(s, shape(r.type)) if s is not None else None
+                    for s, r in zip(shardings, op.results)]
+            if even != shardings:
+                state.set_results(op, even)
+        elif name in ("sdy.sharding_constraint", "sdy.reshard"):
+            sharding = state.of(op.results[0])
+            even = even_sharding(sharding, shape(op.results[0].type))
+            if even != sharding:
+                op.attributes["sharding"] = state.codec.encode(even)
+                state.remember(op.results[0], even)
+
+
+def _even_results_of_func(func_op, ftype, state: ShardingState, shape) -> None:
+    shardings = state.codec.func_result_shardings(func_op)
+    if not any(s is not None and even_sharding(s, shape(t)) != s
+               for s, t in zip(shardings, ftype.results)):
+        return
+    from .sdy_codec import SHARDING_ATTR
+
+    old = list(ir.ArrayAttr(func_op.attributes["res_attrs"]))
+    new = []
+    for i, (attrs, sharding, t) in enumerate(zip(old, shardings, ftype.results)):
+        entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
+        if sharding is not None:
+            even = even_sharding(sharding, shape(t))
+            if even != sharding:
+                warning(func_op.location, f"result {i} ({t}) is sharded {sharding}, which "
+                                          f"does not divide it evenly; computing with {even}")
+                entries[SHARDING_ATTR] = state.codec.encode(even)
+        new.append(ir.DictAttr.get(entries))
+    func_op.attributes["res_attrs"] = ir.ArrayAttr.get(new)
+    state._signatures.clear()
 
 
 def _drop_layout_ops_in_computations(module: ir.Operation) -> None:
@@ -511,8 +607,12 @@ def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorS
 
 
 def _mesh_order(axes, template: TensorSharding) -> list[AxisRef]:
+    """Axes sorted as sdy wants them (mesh order), consecutive sub-axes merged."""
     order = {n: i for i, n in enumerate(template.mesh.axis_names)}
-    return sorted(axes, key=lambda a: (order.get(a.name, 0), a.sub or (0, 0)))
+    merged: list[AxisRef] = []
+    for ref in sorted(axes, key=lambda a: (order.get(a.name, 0), a.sub or (0, 0))):
+        aa.append_or_merge(merged, ref, template.mesh.axes)
+    return merged
 
 
 LINEAR_ALL_OPERANDS = frozenset({"stablehlo.add", "stablehlo.subtract",

@@ -125,6 +125,29 @@ class ShardingState:
         for result, sharding in zip(op.results, shardings):
             self._cache[result] = sharding
 
+    def write(self, value: ir.Value, sharding: TensorSharding) -> None:
+        """Give `value` this sharding in the IR (an op result or a func argument)."""
+        if isinstance(value, ir.OpResult):
+            op = value.owner.operation
+            shardings = [self.of(r) for r in op.results]
+            shardings[value.result_number] = sharding
+            self.set_results(op, shardings)
+            return
+        arg = ir.BlockArgument(value)
+        parent = arg.owner.owner.operation
+        if parent.name != "func.func":
+            raise ValueError(f"cannot attach a sharding to an argument of {parent.name}")
+        key = "arg_attrs"
+        count = len(arg.owner.arguments)
+        old = (list(ir.ArrayAttr(parent.attributes[key])) if key in parent.attributes
+               else [ir.DictAttr.get({}) for _ in range(count)])
+        entries = {a.name: a.attr for a in ir.DictAttr(old[arg.arg_number])}
+        entries[SHARDING_ATTR] = self.codec.encode(sharding)
+        old[arg.arg_number] = ir.DictAttr.get(entries)
+        parent.attributes[key] = ir.ArrayAttr.get(old)
+        self._signatures.clear()
+        self._cache[value] = sharding
+
     def remember(self, value: ir.Value, sharding: TensorSharding | None) -> None:
         self._cache[value] = sharding
 
