@@ -276,11 +276,27 @@ class ExplicitReshards:
         tensors = [project(m, s, rule.factor_sizes, sizes) if s is not None else None
                    for m, s in zip(rule.operands + rule.results,
                                    operand_shardings + result_shardings)]
-        factor_axes = _choose_factor_axes(rule, tensors, len(op.operands), sizes,
-                                          reduction_ok)
-        operands = []
-        for mapping, current in zip(rule.operands, operand_shardings):
-            operands.append(_sharding_from_factors(mapping, rule, factor_axes, template, sizes))
+        # Two candidate placements of the factors: keep the results where they are, or
+        # keep the operands where they are (e.g. a sharded contraction reduce-scattered
+        # into place instead of moving both operands); the cheaper one by bytes moved.
+        best = None
+        for prefer in ("results", "operands"):
+            factor_axes = _choose_factor_axes(rule, tensors, len(op.operands), sizes,
+                                              reduction_ok, prefer)
+            candidate = self._placement(op, rule, factor_axes, operand_shardings, template,
+                                        reduction_ok)
+            cost = _reshard_cost(op, operand_shardings, candidate.operands,
+                                 candidate.results, result_shardings)
+            if best is None or cost < best[0]:
+                best = (cost, candidate)
+        return best[1]
+
+    def _placement(self, op, rule, factor_axes, operand_shardings, template,
+                   reduction_ok) -> OpPlan:
+        """Operand and result shardings for one choice of factor axes."""
+        sizes = template.mesh.axes
+        operands = [_sharding_from_factors(mapping, rule, factor_axes, template, sizes)
+                    for mapping in rule.operands]
         # Partial sums: the op's own sharded reduction factors, plus partial operands that
         # a linear op carries through.
         partial: list[AxisRef] = []
@@ -544,27 +560,39 @@ def _reduction_is_sum_or_self_combining(op: ir.Operation) -> bool:
 
 
 def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
-                        sizes, reduction_ok: bool) -> list[list[AxisRef]]:
-    """One list of axes per factor: results' shardings first, else the most sharded
-    operand's; no axis twice; sizes must divide; compound dims stay expressible."""
+                        sizes, reduction_ok: bool, prefer: str = "results"
+                        ) -> list[list[AxisRef]]:
+    """One list of axes per factor, no axis twice, sizes dividing, compound dims
+    expressible. prefer="results": a factor takes the results' sharding, else the most
+    sharded operand's, result factors first; prefer="operands": operands' shardings
+    only, the most sharded factors first."""
     n = rule.num_factors
+
+    def most_sharded(candidates_of) -> list[AxisRef]:
+        best: list[AxisRef] = []
+        for t in candidates_of:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
+                best = list(fs.axes)
+        return best
+
     candidates: list[list[AxisRef]] = [[] for _ in range(n)]
     for f in range(n):
+        if prefer == "operands":
+            candidates[f] = most_sharded(tensors[:num_operands])
+            continue
         for t in tensors[num_operands:]:
             fs = t.factors.get(f) if t is not None else None
             if fs is not None and (fs.axes or fs.overflow):
                 candidates[f] = list(fs.axes)
                 break
         else:
-            best: list[AxisRef] = []
-            for t in tensors[:num_operands]:
-                fs = t.factors.get(f) if t is not None else None
-                if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
-                    best = list(fs.axes)
-            candidates[f] = best
-    in_results = [any(f in t_f for t in rule.results for d in t for t_f in [d])
-                  for f in range(n)]
-    order = sorted(range(n), key=lambda f: (not in_results[f], f))
+            candidates[f] = most_sharded(tensors[:num_operands])
+    if prefer == "operands":
+        order = sorted(range(n), key=lambda f: (-aa.axes_size(candidates[f], sizes), f))
+    else:
+        in_results = [any(f in dim for t in rule.results for dim in t) for f in range(n)]
+        order = sorted(range(n), key=lambda f: (not in_results[f], f))
     chosen: list[list[AxisRef]] = [[] for _ in range(n)]
     used: list[AxisRef] = []
     for f in order:
@@ -596,6 +624,28 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
                 elif aa.axes_size(chosen[f], sizes) < rule.factor_sizes[f]:
                     blocked = True
     return chosen
+
+
+def _reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
+    """Bytes per device the reshards around `op` would move (planner's cost model)."""
+    from .reshard_planner import ReshardError, plan_reshard
+    from .stats import element_bytes
+
+    total = 0.0
+    pairs = list(zip(op.operands, have_operands, want_operands)) + list(
+        zip(op.results, produced, wanted))
+    for value, have, want in pairs:
+        if want is None or have is None or same_layout(have, want):
+            continue
+        value_type = value.type
+        try:
+            total += plan_reshard(plain(have, have.dims, have.unreduced),
+                                  plain(want, want.dims, want.unreduced),
+                                  tuple(value_type.shape),
+                                  element_bytes(value_type.element_type)).cost
+        except ReshardError:
+            total += float("inf")
+    return total
 
 
 def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,

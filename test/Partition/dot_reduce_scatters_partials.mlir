@@ -1,11 +1,8 @@
-// XFAIL: *
-// BUG (3x the communication needed): a dot whose contraction is sharded on "y" while
-// its result wants rows on "y". shardpy-insert-reshards takes the result's factor
-// shardings first ("y" on the rows), so the contraction cannot use "y" any more and
-// both operands move: an all_to_all of %b (128 B per device) and an all_gather of %w
-// (256 B). Computing the local partial product instead (both operands as they are)
-// and finishing it with one reduce_scatter onto the rows costs 128 B per device.
-// (Native Shardy all-reduces then slices: 256 B.) The result is right either way.
+// A dot whose contraction is sharded on "y" while its result wants rows on "y": of
+// the two placements insert-reshards weighs, computing the local partial product
+// (both operands as they are) and finishing it with one reduce_scatter onto the rows
+// (128 B per device) beats moving both operands (an all_to_all and an all_gather,
+// 384 B). Native Shardy all-reduces then slices: 256 B.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
