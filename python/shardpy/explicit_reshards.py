@@ -108,6 +108,7 @@ class ExplicitReshards:
         self._rules: dict = {}      # (name, types, attributes) -> rule
         self._plans: dict = {}      # (rule key, shardings by identity) -> OpPlan
         self._interned: dict = {}   # sharding -> one object per distinct sharding
+        self._conversions: dict = {}  # (value, wanted layout) -> converted value
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -120,6 +121,7 @@ class ExplicitReshards:
         for func in funcs.values():
             for op in program_ops(func):
                 self._op(op, func)
+        fold_reshard_chains(self.module)
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
         name = op.name
@@ -330,8 +332,17 @@ class ExplicitReshards:
             return
         if current is None:
             current = replicated(target, target.rank)
+        # One conversion per value and wanted layout, made before its first user (not
+        # earlier: a gathered weight lives no longer than needed) and reused by later
+        # users its block dominates.
+        key = (value, _layout_key(target))
+        cached = self._conversions.get(key)
+        if cached is not None and _inside(op, cached[1]):
+            op.operands[index] = cached[0]
+            return
         with op.location, ir.InsertionPoint(op):
             new = self._convert(value, current, target)
+        self._conversions[key] = (new, op.block)
         op.operands[index] = new
 
     def _reshard_result(self, op: ir.Operation, result: ir.Value,
@@ -346,18 +357,8 @@ class ExplicitReshards:
             have = replicated(want, want.rank)
         with op.location, ir.InsertionPoint(op):
             final = self._convert(result, have, want)
-        # Move the new ops after `op`, in order, then point the other users at them.
-        new_ops = []
-        value = final
-        while value != result:
-            producer = value.owner.operation
-            new_ops.append(producer)
-            value = producer.operands[0]
-        anchor = op
-        for new_op in reversed(new_ops):
-            new_op.move_after(anchor)
-            anchor = new_op
-        result.replace_all_uses_except(final, new_ops[-1])
+        first = _move_chain_after_definition(result, final)
+        result.replace_all_uses_except(final, first)
 
     def _convert(self, value: ir.Value, have: TensorSharding, want: TensorSharding
                  ) -> ir.Value:
@@ -478,6 +479,61 @@ def _drop_layout_ops_in_computations(module: ir.Operation) -> None:
         if op.name != "sdy.sharding_group":
             op.results[0].replace_all_uses_with(op.operands[0])
         op.erase()
+
+
+def _layout_key(sharding: TensorSharding):
+    return (sharding.mesh_name, sharding.mesh, tuple(d.axes for d in sharding.dims),
+            frozenset(sharding.unreduced))
+
+
+def _inside(op: ir.Operation, block: ir.Block) -> bool:
+    """Is `op` in `block` or in a region nested under it (so a value defined earlier in
+    `block` dominates it)?"""
+    current = op
+    while current is not None and current.name != "func.func":
+        if current.block == block:
+            return True
+        current = current.parent
+    return False
+
+
+def _move_chain_after_definition(source: ir.Value, final: ir.Value) -> ir.Operation:
+    """Move the ops leading from `source` (an op result) to `final` (a chain of
+    single-operand conversions) right after `source`'s op; returns the first of them."""
+    chain = []
+    value = final
+    while value != source:
+        producer = value.owner.operation
+        chain.append(producer)
+        value = producer.operands[0]
+    chain.reverse()
+    anchor = source.owner.operation
+    for op in chain:
+        op.move_after(anchor)
+        anchor = op
+    return chain[0]
+
+
+def fold_reshard_chains(module: ir.Operation) -> None:
+    """reshard(reshard(v)) or reshard(all_reduce(v)) with nothing else using the inner
+    value -> one reshard of v (the planner then finds the whole path at once, e.g. a
+    reduce_scatter, or nothing when it is a round trip)."""
+    for func in [op.operation for op in module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func"]:
+        for op in program_ops(func):
+            if op.name != "sdy.reshard":
+                continue
+            while True:
+                source = op.operands[0]
+                if not isinstance(source, ir.OpResult):
+                    break
+                inner = source.owner.operation
+                if inner.name not in ("sdy.reshard", "sdy.all_reduce"):
+                    break
+                if sum(1 for _ in source.uses) != 1:
+                    break
+                op.operands[0] = inner.operands[0]
+                inner.erase()
 
 
 def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:

@@ -1,10 +1,10 @@
-// XFAIL: *
-// Found by test/fuzz (e.g. `run_fuzz.py --seed 16 --count 1`), minimized.
-// BUG (shardpy-run's runtime, not the passes): a rank-0 argument on a mesh of more than
-// one device makes `shardpy-run --check` fail with "internal error: TypeError:
-// 'numpy.int32' object does not support item assignment": runtime.split_global builds
-// rows of shape (num_devices,) and assigns into rows[device], a numpy scalar.
-// (Same bug as test/Partition/bug_run_scalar_argument.mlir, if that test exists.)
+// Found by test/fuzz, minimized.
+// Was a bug, fixed in b146ea5 (shardpy-run's runtime, not the passes): a rank-0 argument
+// on a mesh of more than one device makes `shardpy-run --check` fail with "internal
+// error: TypeError: 'numpy.int32' object does not support item assignment":
+// runtime.split_global builds rows of shape (num_devices,) and assigns into
+// rows[device], a numpy scalar. (Same bug as
+// test/Partition/bug_run_scalar_argument.mlir, if that test exists.)
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

@@ -1,11 +1,7 @@
-// XFAIL: *
-// BUG (wasted communication): consecutive reshards of one value are lowered one by one.
-// The concatenate is along its dim 0, which is sharded on "x": insert-reshards gathers
-// both operands and computes it whole (right), then reshards the result to its
-// propagated sharding [{"x"}, {}] (an all_slice), and the return reshards that back
-// to the replicated result sharding: a third all_gather, of the whole 16x16 result
-// (512 of the 1024 bytes per device this program sends). reshard(reshard(v, S1), S2)
-// should be planned as reshard(v, S2) (here: nothing). Two all_gathers suffice.
+// Consecutive reshards of one value are planned as one: the concatenate (along its
+// dim 0, sharded on "x") is computed whole, its result resharded to its propagated
+// [{"x"}, {}] and, for the replicated func result, back again; folded, that round
+// trip is nothing, so two all_gathers (the operands) suffice.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

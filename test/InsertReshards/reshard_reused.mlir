@@ -1,11 +1,7 @@
-// XFAIL: *
-// BUG: an operand used twice (or by several ops) that needs the same reshard gets one
-// sdy.reshard per use, so the collective is emitted once per use. Here the concatenate
-// needs %arg0 whole on dim 0 (a permutation factor), and %arg0 is all-gathered twice,
-// doubling the communication (2 x 256 bytes per device instead of 256). Same in
-// loop bodies (`add %x, %x` reshards %x twice) and across ops (pad, slice and
-// concatenate of one value each gather it). insert-reshards should reuse the first
-// reshard of a value to a given sharding (in the same block, dominating the use).
+// An operand used twice (or by several ops) that needs the same layout gets one
+// sdy.reshard, made before its first user and reused by the users that block
+// dominates: the concatenate's %arg0 is gathered once, loop bodies reshard once, and
+// pad, slice and concatenate of one value share its gather.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=PART
 
