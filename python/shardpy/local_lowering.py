@@ -271,8 +271,8 @@ class LocalLowering:
         with op.location, ir.InsertionPoint(op):
             value = operand
             if name == "sdy.all_reduce":
-                axes = [a for a in source.unreduced if a not in target.unreduced]
-                value = self._all_reduce(value, axes, mesh)
+                value = self._all_reduce(value, _minus(source.unreduced, target.unreduced,
+                                                       mesh), mesh)
             elif name == "sdy.all_gather":
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(s.axes, t.axes, mesh)
@@ -298,8 +298,10 @@ class LocalLowering:
                         _reducer_region(rs.operation.regions[0], value.type.element_type,
                                         "stablehlo.add")
                         value = rs.result
-                rest = [a for a in source.unreduced if a not in target.unreduced
-                        and not any(a in t.axes for t in target.dims)]
+                scattered = [a for s, t in zip(source.dims, target.dims)
+                             for a in _suffix_after(t.axes, s.axes, mesh)]
+                rest = _minus(_minus(source.unreduced, target.unreduced, mesh), scattered,
+                              mesh)
                 if rest:
                     value = self._all_reduce(value, rest, mesh)
             elif name == "sdy.all_to_all":
@@ -310,8 +312,8 @@ class LocalLowering:
                                              channel_handle=self._next_channel(),
                                              results=[local_out]).results[0]
             elif name == "sdy.replicated_to_unreduced":
-                axes = [a for a in target.unreduced if a not in source.unreduced]
-                value = self._keep_on_first(value, mesh, axes)
+                value = self._keep_on_first(value, mesh, _minus(target.unreduced,
+                                                                source.unreduced, mesh))
             elif name == "sdy.collective_permute":
                 pairs = _permute_pairs(source, target)
                 value = stablehlo.CollectivePermuteOp(
@@ -405,6 +407,15 @@ def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:
     if a[:len(b)] != b:
         raise ShardpyError(f"internal: {list(shorter)} is not a prefix of {list(longer)}")
     return _merge(a[len(b):], mesh)
+
+
+def _minus(axes, removed, mesh) -> list[AxisRef]:
+    """The parts of `axes` not covered by `removed`, exact to sub-axes
+    ("x" minus "x":(1)2 is "x":(2)2)."""
+    from .reshard_planner import _refine
+
+    pieces, gone, _, _ = _refine([list(axes)], [list(removed)], [], [], mesh.axes)
+    return _merge([p for p in pieces[0] if p not in gone[0]], mesh)
 
 
 def _merge(axes, mesh) -> list[AxisRef]:

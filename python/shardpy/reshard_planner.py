@@ -63,6 +63,7 @@ def local_bytes(sharding: TensorSharding, shape, element_bytes: int) -> int:
 
 
 def _with(sharding: TensorSharding, dims: list[list[AxisRef]], unreduced) -> TensorSharding:
+    """A sharding from (sub-axis) pieces, merged back the way sdy wants them."""
     sizes = sharding.mesh.axes
     new_dims = []
     for d, axes in zip(sharding.dims, dims):
@@ -70,7 +71,11 @@ def _with(sharding: TensorSharding, dims: list[list[AxisRef]], unreduced) -> Ten
         for ref in axes:
             aa.append_or_merge(merged, ref, sizes)
         new_dims.append(DimSharding(tuple(merged), True))
-    return TensorSharding(sharding.mesh, tuple(new_dims), (), tuple(unreduced),
+    order = {name: i for i, name in enumerate(sharding.mesh.axis_names)}
+    partial: list[AxisRef] = []
+    for ref in sorted(unreduced, key=lambda a: (order.get(a.name, 0), aa.span(a, sizes))):
+        aa.append_or_merge(partial, ref, sizes)
+    return TensorSharding(sharding.mesh, tuple(new_dims), (), tuple(partial),
                           sharding.mesh_name)
 
 
