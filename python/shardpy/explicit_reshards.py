@@ -69,16 +69,26 @@ def program_ops(root: ir.Operation) -> list[ir.Operation]:
     return found
 
 
+_LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); shardings are immutable
+
+
+def _placement_key(s: TensorSharding | None):
+    if s is None:
+        return None
+    found = _LAYOUT_KEYS.get(id(s))
+    if found is not None and found[0] is s:
+        return found[1]
+    key = (None if not s.unreduced and not any(d.axes for d in s.dims)  # fully replicated
+           else (tuple(d.axes for d in s.dims), frozenset(s.unreduced)))
+    if len(_LAYOUT_KEYS) > 100_000:
+        _LAYOUT_KEYS.clear()
+    _LAYOUT_KEYS[id(s)] = (s, key)
+    return key
+
+
 def same_layout(a: TensorSharding | None, b: TensorSharding | None) -> bool:
     """Equal placement of data: axes per dim and partial axes (flags ignored)."""
-    def key(s):
-        if s is None:
-            return None
-        if not s.unreduced and not any(d.axes for d in s.dims):
-            return None  # fully replicated
-        return tuple(d.axes for d in s.dims), frozenset(s.unreduced)
-
-    return key(a) == key(b)
+    return a is b or _placement_key(a) == _placement_key(b)
 
 
 def plain(sharding: TensorSharding, dims=None, unreduced=()) -> TensorSharding:
@@ -214,6 +224,8 @@ class ExplicitReshards:
                         None)
         if template is None:
             return  # nothing sharded: every device computes the whole op
+        if self._elementwise_in_place(op, operand_shardings, result_shardings):
+            return
         meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
                   if s is not None}
         if len(meshes) > 1:
@@ -240,9 +252,23 @@ class ExplicitReshards:
         for i, target in enumerate(plan.operands):
             if target is not None:
                 self._reshard_operand(op, i, target)
-        self.state.set_results(op, list(plan.results))
+        if not all(p is r or (p == r) for p, r in zip(plan.results, result_shardings)):
+            self.state.set_results(op, list(plan.results))
         for result, have, want in zip(op.results, plan.results, result_shardings):
             self._reshard_result(op, result, have, want)
+
+    def _elementwise_in_place(self, op, operand_shardings, result_shardings) -> bool:
+        """The common case, decided without the rule: an elementwise op whose operands
+        already have its result's (whole-valued) sharding needs nothing."""
+        if len(result_shardings) != 1:
+            return False
+        result = result_shardings[0]
+        if result is None or result.unreduced:
+            return False
+        if any(s is not result for s in operand_shardings):
+            return False
+        shape_only = getattr(self.table, "shape_only", ())
+        return self.table.functions.get(op.name) in shape_only
 
     def _intern(self, sharding):
         if sharding is None:
@@ -377,9 +403,20 @@ class ExplicitReshards:
         return new
 
 
+_EVEN: dict = {}
+
+
 def even_sharding(sharding: TensorSharding, shape) -> TensorSharding:
     """The largest sharding inside `sharding` whose shards divide every dim evenly
     (axes cut at the first one that does not divide, keeping a dividing sub-axis)."""
+    key = (sharding, tuple(shape))
+    found = _EVEN.get(key)
+    if found is None:
+        found = _EVEN[key] = _even_sharding(sharding, shape)
+    return found
+
+
+def _even_sharding(sharding: TensorSharding, shape) -> TensorSharding:
     sizes = sharding.mesh.axes
     dims = []
     changed = False
