@@ -306,6 +306,12 @@ class LocalLowering:
                     value = self._all_reduce(value, rest, mesh)
             elif name == "sdy.all_to_all":
                 src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
+                if isinstance(value, ir.OpResult) and \
+                        value.owner.operation.name == "stablehlo.concatenate":
+                    # XLA:CPU rewrites an all-to-all of a concatenate into a tuple
+                    # all-to-all of its operands and then rejects it ("operands with
+                    # different shapes"); a barrier keeps the concatenate whole.
+                    value = stablehlo.OptimizationBarrierOp([value]).results[0]
                 value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
                                              prod(a.size(mesh) for a in axes),
                                              self._groups(mesh, axes),
