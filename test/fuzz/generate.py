@@ -63,7 +63,8 @@ OP_WEIGHTS = {
 
 @dataclass(frozen=True)
 class Features:
-    """Which kinds of programs the generator makes (all on by default)."""
+    """Which kinds of programs the generator makes (all on by default but
+    non_identity_init). Turning a feature off changes the programs of every seed."""
 
     scalar_args: bool = True        # rank-0 arguments of @main
     scalar_results: bool = True     # rank-0 results of @main

@@ -5,22 +5,26 @@ features out, so that the bounded batch stays green and still catches new bugs. 
 bug is fixed (its regression test under test/Regressions/ passes: remove its XFAIL),
 delete its entry here so that the fuzzer covers those programs again.
 
-Fixed so far (regression tests kept, entries removed): rank-0 arguments in shardpy-run
-(scalar_args), replicated values returned unreduced (unreduced_results), unmerged
-unreduced sub-axes of reduce/dot results, call operands not resharded to unsharded
-callee arguments (unsharded_callee_args), uneven shardings from propagation through
+Fixed so far (regression tests test/Regressions/fuzz_*.mlir): rank-0
+arguments in shardpy-run (feature scalar_args), replicated values returned unreduced
+(unreduced_results), unmerged unreduced sub-axes of reduce/dot results and of
+replicated_to_unreduced (sub_axes), call operands not resharded to unsharded callee
+arguments (unsharded_callee_args), uneven shardings from propagation through
 slice/pad/concatenate (small_permuted_dims), insert-reshards plans shared between
-reduces with different bodies (mixed_reducers).
+reduces with different bodies (mixed_reducers), sub-axis collectives lowered over whole
+axes or reduced twice (sub_axes), all_to_all of a concatenate rejected by XLA:CPU.
+
+An entry reads:
+    "feature": (("test/Regressions/fuzz_<bug>.mlir", ...), "what goes wrong"),
 """
 
 # generator feature -> (regression tests, what goes wrong)
 KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
-    "sub_axes": (
-        ("test/Regressions/fuzz_all_reduce_over_sub_axis_lowered_whole_axis.mlir",
-         "test/Regressions/fuzz_replicated_to_unreduced_sub_axes_not_merged.mlir"),
-        "shardpy-to-local lowers `sdy.all_reduce {\"x\":(2)2}` over all of \"x\" (wrong "
-        "result); reshard-to-collectives' replicated_to_unreduced gets "
-        "unreduced={\"x\":(1)2, \"x\":(2)2} (verifier error)"),
+    "unreduced_results": (
+        ("test/Regressions/fuzz_propagated_sub_axis_overlaps_unreduced.mlir",),
+        "shardpy-propagate shards a dim of a value unreduced on \"x\" on the sub-axis "
+        "\"x\":(2)2 (from a later constraint): 'both sub-axis and full-axis are used for "
+        "axis name' (verifier error). Rare: 1 program in ~6,000."),
 }
 
 DISABLED = tuple(KNOWN)
