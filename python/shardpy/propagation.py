@@ -898,9 +898,12 @@ def infer_unreduced(g: Graph) -> None:
             if not missing or producer is None:
                 continue
             partial = _partial_axes(g, producer)
+            # An axis (or any part of it) already sharding a dim or replicated
+            # cannot also be unreduced.
+            sizes = current.mesh.axes
+            taken = [r for d in current.dims for r in d.axes] + list(current.replicated)
             gained = [a for a in missing if a in partial
-                      and not any(a in d.axes for d in current.dims)
-                      and a not in current.replicated]
+                      and not any(aa.overlaps(a, r, sizes) for r in taken)]
             if gained:
                 order = {n: i for i, n in enumerate(current.mesh.axis_names)}
                 unreduced = tuple(sorted(current.unreduced + tuple(gained),

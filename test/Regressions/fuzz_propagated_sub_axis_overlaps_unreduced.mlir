@@ -1,13 +1,9 @@
-// XFAIL: *
 // Found by test/fuzz (`run_fuzz.py --seed 2000 --count 4000`: seed 2868), minimized.
-// BUG (invalid IR): the dot's result is returned unreduced={"x"} and a user of it is
-// constrained to [{"x":(2)2}, {}]. shardpy-propagate gives the dot the sharding
-// <@mesh, [{"x":(2)2}, {}], unreduced={"x"}> — a dim sharded on a sub-axis of an axis
-// that is also unreduced — and the verifier rejects it: "'stablehlo.dot_general' op
-// result - both sub-axis and full-axis are used for axis name: "x"". (With the
-// constraint on the whole axis, [{"x"}, {}], the conflict is resolved and the program
-// passes.) Propagation must not add to a dim an axis, or a sub-axis of an axis, that
-// the value's unreduced axes already use.
+// Guards: the dot's result is returned unreduced={"x"} while a user of it is
+// constrained to [{"x":(2)2}, {}]. Propagation used to make the dot
+// <@mesh, [{"x":(2)2}, {}], unreduced={"x"}> (a sub-axis of an axis that is also
+// unreduced), which the verifier rejects. An axis overlapping a dim's axes is never
+// made unreduced; the result is converted to unreduced at the return instead.
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

@@ -12,19 +12,14 @@ replicated_to_unreduced (sub_axes), call operands not resharded to unsharded cal
 arguments (unsharded_callee_args), uneven shardings from propagation through
 slice/pad/concatenate (small_permuted_dims), insert-reshards plans shared between
 reduces with different bodies (mixed_reducers), sub-axis collectives lowered over whole
-axes or reduced twice (sub_axes), all_to_all of a concatenate rejected by XLA:CPU.
+axes or reduced twice (sub_axes), all_to_all of a concatenate rejected by XLA:CPU, sub-axes of
+values also made unreduced (unreduced_results).
 
 An entry reads:
     "feature": (("test/Regressions/fuzz_<bug>.mlir", ...), "what goes wrong"),
 """
 
 # generator feature -> (regression tests, what goes wrong)
-KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
-    "unreduced_results": (
-        ("test/Regressions/fuzz_propagated_sub_axis_overlaps_unreduced.mlir",),
-        "shardpy-propagate shards a dim of a value unreduced on \"x\" on the sub-axis "
-        "\"x\":(2)2 (from a later constraint): 'both sub-axis and full-axis are used for "
-        "axis name' (verifier error). Rare: 1 program in ~6,000."),
-}
+KNOWN: dict[str, tuple[tuple[str, ...], str]] = {}
 
 DISABLED = tuple(KNOWN)
