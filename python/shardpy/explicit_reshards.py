@@ -12,10 +12,10 @@ Partial sums stay partial through linear ops (add/subtract of equally partial va
 negate, transpose, reshape, broadcast, convert, one partial side of a multiply or dot,
 a summing reduce) and are reduced only where a consumer needs the whole value.
 
-Ops that shardpy-to-local cannot compute on shards (see LOCAL_OPS) get every operand
-replicated and are computed whole on every device, with a warning: correct, never wrong.
-Factors that need replication, and permutation factors (pad/slice/concatenate/reverse
-dims), are always replicated.
+Which ops are computed on shards, how their reductions combine and whether their
+permutation factors may stay sharded is local_ops.LOCAL_OPS (plus every pointwise op);
+other ops get every operand replicated and are computed whole on every device, with a
+warning: correct, never wrong. Factors that need replication are always replicated.
 """
 from __future__ import annotations
 
@@ -28,28 +28,18 @@ from jaxlib.mlir.dialects import sdy
 from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
+from .local_ops import LOCAL_OPS, SOURCE_OPS
+from .reducers import reducer_kind
 from .rules import FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
 from .sharding import AxisRef, DimSharding, TensorSharding
 from .sharding_state import ShardingState, manual_axes, without_axes
 
-# Ops shardpy-to-local computes on shards (besides ops with a pointwise rule).
-LOCAL_OPS = frozenset({
-    "stablehlo.broadcast_in_dim", "stablehlo.transpose", "stablehlo.reshape",
-    "stablehlo.dot_general", "stablehlo.dot", "stablehlo.reduce", "stablehlo.iota",
-    "stablehlo.constant", "stablehlo.concatenate", "stablehlo.slice", "stablehlo.pad",
-    "stablehlo.convert", "stablehlo.select", "stablehlo.clamp", "stablehlo.compare",
-})
-# Ops without operands that shardpy-to-local builds per device in any sharding.
-SOURCE_OPS = frozenset({"stablehlo.constant", "stablehlo.iota"})
 # Regions of these ops hold program data flow (walked); other regions are per-element
 # computations (reduce bodies...) and are left alone.
 STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.case",
                                    "stablehlo.if", "sdy.manual_computation",
                                    "sdy.named_computation"})
-SUM_REDUCERS = {"stablehlo.add"}
-SELF_COMBINING_REDUCERS = {"stablehlo.maximum", "stablehlo.minimum", "stablehlo.multiply",
-                           "stablehlo.and", "stablehlo.or"}
 
 
 def program_ops(root: ir.Operation) -> list[ir.Operation]:
@@ -232,13 +222,16 @@ class ExplicitReshards:
             raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
                                f"such ops is not supported yet", op.location)
         rule_key, rule = self._rule(op)
-        # The reducer matters too (a sum leaves partials, a max finishes itself).
-        reducer = _reducer_kind(op) if op.name == "stablehlo.reduce" else None
-        plan_key = (rule_key, reducer, tuple(map(id, operand_shardings)),
+        # How reductions combine matters too (a sum leaves partials, a max finishes
+        # itself), and it depends on the op's body, which the rule key does not hold.
+        entry = LOCAL_OPS.get(op.name)
+        combine = entry.combine(op) if entry is not None and entry.combine else None
+        plan_key = (rule_key, combine, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)))
         plan = self._plans.get(plan_key)
         if plan is None:
-            plan = self._plan(op, rule, operand_shardings, result_shardings, template)
+            plan = self._plan(op, rule, entry, combine, operand_shardings,
+                              result_shardings, template)
             plan.operands = [self._intern(s) for s in plan.operands]
             plan.results = [self._intern(s) for s in plan.results]
             # Keep the shardings of the key alive: their ids are part of the key.
@@ -291,12 +284,11 @@ class ExplicitReshards:
             self._rules[key] = rule
         return key, self._rules[key]
 
-    def _plan(self, op, rule: OpRule | None, operand_shardings, result_shardings,
-              template: TensorSharding) -> OpPlan:
+    def _plan(self, op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
+              result_shardings, template: TensorSharding) -> OpPlan:
         ranks_in = [len(shape_of(v.type)) for v in op.operands]
         ranks_out = [len(shape_of(r.type)) for r in op.results]
-        local = rule is not None and (op.name in LOCAL_OPS or _pointwise(rule))
-        reduction_ok = local and _reduction_is_sum_or_self_combining(op)
+        local = rule is not None and (entry is not None or _pointwise(rule))
         if not local:
             return OpPlan([replicated(template, r) for r in ranks_in],
                           [replicated(template, r) for r in ranks_out], fallback=True)
@@ -310,9 +302,11 @@ class ExplicitReshards:
         best = None
         for prefer in ("results", "operands"):
             factor_axes = _choose_factor_axes(rule, tensors, len(op.operands), sizes,
-                                              reduction_ok, prefer)
+                                              combine is not None,
+                                              entry is not None and entry.permutation,
+                                              prefer)
             candidate = self._placement(op, rule, factor_axes, operand_shardings, template,
-                                        reduction_ok)
+                                        combine)
             cost = _reshard_cost(op, operand_shardings, candidate.operands,
                                  candidate.results, result_shardings)
             if best is None or cost < best[0]:
@@ -320,7 +314,7 @@ class ExplicitReshards:
         return best[1]
 
     def _placement(self, op, rule, factor_axes, operand_shardings, template,
-                   reduction_ok) -> OpPlan:
+                   combine: str | None) -> OpPlan:
         """Operand and result shardings for one choice of factor axes."""
         sizes = template.mesh.axes
         operands = [_sharding_from_factors(mapping, rule, factor_axes, template, sizes)
@@ -328,7 +322,7 @@ class ExplicitReshards:
         # Partial sums: the op's own sharded reduction factors, plus partial operands that
         # a linear op carries through.
         partial: list[AxisRef] = []
-        if reduction_ok and _reducer_kind(op) != "self-combining":
+        if combine == "sum":
             for f, kind in enumerate(rule.kinds):
                 if kind is FactorKind.REDUCTION:
                     partial += factor_axes[f]
@@ -587,74 +581,9 @@ def _pointwise(rule: OpRule) -> bool:
         k is FactorKind.PASS_THROUGH for k in rule.kinds)
 
 
-def _reducer_kind(op: ir.Operation) -> str | None:
-    """'sum', 'self-combining' (max, min, ...) or None for a single-op reduce body."""
-    if op.name in ("stablehlo.dot_general", "stablehlo.dot"):
-        return "sum"
-    if op.name != "stablehlo.reduce" or len(op.operands) != 2:
-        return None
-    body = op.regions[0].blocks[0]
-    ops = [o.operation for o in body.operations]
-    if len(ops) != 2 or list(ops[0].operands) != list(body.arguments):
-        return None
-    if ops[0].name in SUM_REDUCERS:
-        return "sum" if _is_identity_init(op, "sum") else None
-    if ops[0].name in SELF_COMBINING_REDUCERS:
-        return "self-combining" if _is_identity_init(op, ops[0].name) else None
-    return None
-
-
-def reducer_op(op: ir.Operation) -> str | None:
-    """The stablehlo op name a single-op reduce body applies."""
-    body = op.regions[0].blocks[0]
-    return [o.operation for o in body.operations][0].name
-
-
-def identity_value(reducer: str, element_type: ir.Type):
-    """The identity element of `reducer` for `element_type` (as a Python number)."""
-    import numpy as np
-
-    from .arrays import numpy_dtype
-
-    dtype = numpy_dtype(element_type)
-    if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
-        return dtype.type(0)
-    if reducer in ("stablehlo.multiply", "stablehlo.and"):
-        return dtype.type(1)
-    if reducer == "stablehlo.maximum":
-        return dtype.type(-np.inf) if np.issubdtype(dtype, np.floating) else (
-            np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else dtype.type(0))
-    if reducer == "stablehlo.minimum":
-        return dtype.type(np.inf) if np.issubdtype(dtype, np.floating) else (
-            np.iinfo(dtype).max if np.issubdtype(dtype, np.integer) else dtype.type(1))
-    raise ValueError(reducer)
-
-
-def _is_identity_init(op: ir.Operation, reducer: str) -> bool:
-    """Is the reduce's init value a constant equal to the reducer's identity?"""
-    import numpy as np
-
-    init = op.operands[1]
-    if not isinstance(init, ir.OpResult) or init.owner.operation.name != "stablehlo.constant":
-        return False
-    attr = init.owner.operation.attributes["value"]
-    try:
-        value = np.array(ir.DenseElementsAttr(attr)).reshape(-1)
-    except Exception:
-        return False
-    if value.size != 1:
-        return False
-    expected = identity_value(reducer, init.type.element_type)
-    return bool(value[0] == expected)
-
-
-def _reduction_is_sum_or_self_combining(op: ir.Operation) -> bool:
-    return _reducer_kind(op) is not None
-
-
 def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
-                        sizes, reduction_ok: bool, prefer: str = "results"
-                        ) -> list[list[AxisRef]]:
+                        sizes, reduction_ok: bool, permutation_ok: bool = False,
+                        prefer: str = "results") -> list[list[AxisRef]]:
     """One list of axes per factor, no axis twice, sizes dividing, compound dims
     expressible. prefer="results": a factor takes the results' sharding, else the most
     sharded operand's, result factors first; prefer="operands": operands' shardings
@@ -690,7 +619,8 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
     used: list[AxisRef] = []
     for f in order:
         kind = rule.kinds[f]
-        if kind is FactorKind.NEED_REPLICATION or kind is FactorKind.PERMUTATION:
+        if kind is FactorKind.NEED_REPLICATION or (kind is FactorKind.PERMUTATION
+                                                   and not permutation_ok):
             continue
         if kind is FactorKind.REDUCTION and not reduction_ok:
             continue
@@ -776,7 +706,7 @@ def _carried_unreduced(op: ir.Operation, current, required):
     if name == "stablehlo.convert" and _is_float(op.operands[0].type) and _is_float(
             op.results[0].type):
         name = "stablehlo.negate"  # float -> float convert is linear
-    if name == "stablehlo.reduce" and _reducer_kind(op) == "sum":
+    if name == "stablehlo.reduce" and reducer_kind(op) == "sum":
         name = "stablehlo.negate"
     common = None
     if name in LINEAR_ALL_OPERANDS:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 
 def collect_ops(root: ir.Operation) -> list[ir.Operation]:
@@ -78,3 +80,37 @@ def public_main(module: ir.Operation, name: str = "main"):
         if visibility is None or ir.StringAttr(visibility).value == "public":
             public.append(op)
     return public[0] if len(public) == 1 else None
+
+
+# --------------------------------------------------------------------------- building
+
+
+def after(op: ir.Operation) -> ir.InsertionPoint:
+    """An insertion point right after `op`."""
+    block = op.block
+    found = False
+    for candidate in block.operations:
+        if found:
+            return ir.InsertionPoint(candidate.operation)
+        if candidate.operation == op:
+            found = True
+    return ir.InsertionPoint(block)
+
+
+def zero_attr(element_type: ir.Type) -> ir.Attribute:
+    if isinstance(element_type, ir.FloatType):
+        return ir.FloatAttr.get(element_type, 0.0)
+    return ir.IntegerAttr.get(element_type, 0)
+
+
+def const_i32(value: int) -> ir.Value:
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get(np.array(value, dtype=np.int32))).result
+
+
+def reducer_region(region: ir.Region, element_type: ir.Type, reducer: str) -> None:
+    scalar = ir.RankedTensorType.get([], element_type)
+    block = region.blocks.append(scalar, scalar)
+    with ir.InsertionPoint(block):
+        combined = ir.Operation.create(reducer, results=[scalar],
+                                       operands=list(block.arguments)).results[0]
+        stablehlo.ReturnOp([combined])

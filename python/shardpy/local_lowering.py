@@ -9,11 +9,10 @@ their sharding. The rest:
                         (shardpy.device_groups: logical device ids, the mesh's device
                         order), a fresh channel handle each, global device ids;
                         sdy.all_slice is a local dynamic_slice
-  iota, constant        values depend on where the device's shard starts: offsets come
-                        from a per-device table indexed by stablehlo.partition_id
-  reduce (max, min...)  a reduction over sharded dims is finished by an all_reduce with
-                        the same reducer
-  slice                 limits of sharded dims become local
+  ops with a `lower`    their own fix-ups (local_ops.LOCAL_OPS: constant and iota take
+  in local_ops          per-device offsets from a table indexed by partition_id; a
+                        max/min reduce over sharded dims is finished by an all_reduce;
+                        slice limits of sharded dims become local; ...)
   manual_computation    its body is already per-device code: inlined
 
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
@@ -29,8 +28,10 @@ from jaxlib.mlir.dialects import stablehlo
 
 from .device_groups import group_index, replica_groups
 from .diagnostics import ShardpyError
-from .explicit_reshards import _reducer_kind, program_ops, reducer_op
-from .ir_utils import filter_signature_attrs, inline_region_before, public_main
+from .explicit_reshards import program_ops
+from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
+                       public_main, reducer_region, zero_attr)
+from .local_ops import LOCAL_OPS
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
 from .sharding_state import ShardingState
@@ -90,11 +91,11 @@ class LocalLowering:
                 continue
             if name == "sdy.manual_computation":
                 manuals.append(op)
-            handler = _HANDLERS.get(name)
-            if handler is not None:
-                handler(self, op)
-            else:
-                self._shrink_results(op)
+            entry = LOCAL_OPS.get(name)
+            if entry is not None and entry.lower is not None:
+                entry.lower(self, op)
+            elif name not in _TERMINATORS:
+                self.shrink_results(op)
             if name in ("stablehlo.while", "sdy.manual_computation"):
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
@@ -115,9 +116,9 @@ class LocalLowering:
         sharding = self.shardings.get(value)
         if sharding is None or not isinstance(value_type, ir.RankedTensorType):
             return value_type
-        return self._local_of(value_type, sharding, loc)
+        return self.local_of(value_type, sharding, loc)
 
-    def _local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
+    def local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
         shape = list(value_type.shape)
         for i, size in enumerate(shape):
             shards = sharding.dim_shards(i)
@@ -129,12 +130,12 @@ class LocalLowering:
         return ir.RankedTensorType.get(list(sharding.local_shape(shape)),
                                        value_type.element_type)
 
-    def _shrink_results(self, op: ir.Operation) -> None:
+    def shrink_results(self, op: ir.Operation) -> None:
         for result in op.results:
             result.set_type(self._local_type(result, op.location))
 
     # -- per-device values -----------------------------------------------------------------
-    def _partition_id(self) -> ir.Value:
+    def partition_id(self) -> ir.Value:
         """tensor<i32> partition id, made once at the top of the current function."""
         func = self._current_func
         key = id(func)
@@ -147,18 +148,18 @@ class LocalLowering:
                     ir.RankedTensorType.get([], ir.IntegerType.get_signless(32)), pid).result
         return self._pid[key]
 
-    def _device_scalar(self, values: list[int]) -> ir.Value:
+    def device_scalar(self, values: list[int]) -> ir.Value:
         """tensor<i32> holding values[partition id] (at the current insertion point)."""
         if len(set(values)) == 1:
-            return _const_i32(values[0])
+            return const_i32(values[0])
         i32 = ir.IntegerType.get_signless(32)
         table = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
             np.array(values, dtype=np.int32))).result
-        picked = stablehlo.DynamicSliceOp(table, [self._partition_id()], [1],
+        picked = stablehlo.DynamicSliceOp(table, [self.partition_id()], [1],
                                           results=[ir.RankedTensorType.get([1], i32)]).result
         return stablehlo.ReshapeOp(ir.RankedTensorType.get([], i32), picked).result
 
-    def _offsets(self, sharding: TensorSharding, local_shape) -> list[ir.Value]:
+    def offsets(self, sharding: TensorSharding, local_shape) -> list[ir.Value]:
         """Where this device's shard starts, per dim."""
         per_device = [[0] * self.num_devices for _ in local_shape]
         for device in range(self.num_devices):
@@ -167,97 +168,24 @@ class LocalLowering:
             index = sharding.shard_index(device)
             for d, size in enumerate(local_shape):
                 per_device[d][device] = index[d] * size
-        return [self._device_scalar(v) for v in per_device]
-
-    # -- ops -------------------------------------------------------------------------------
-    def _constant(self, op: ir.Operation) -> None:
-        result = op.results[0]
-        sharding = self.shardings.get(result)
-        if sharding is None or not any(d.axes for d in sharding.dims):
-            return
-        attr = op.attributes["value"]
-        local_type = self._local_of(result.type, sharding, op.location)
-        dense = ir.DenseElementsAttr(attr)
-        if dense.is_splat:
-            op.attributes["value"] = ir.DenseElementsAttr.get_splat(local_type, dense.get_splat_value())
-            result.set_type(local_type)
-            return
-        # The full constant on every device, then this device's block of it.
-        new_ops_at = _after(op)
-        with op.location, new_ops_at:
-            sliced = stablehlo.DynamicSliceOp(result, self._offsets(sharding, local_type.shape),
-                                              list(local_type.shape),
-                                              results=[local_type]).result
-        self.shardings[sliced] = sharding
-        result.replace_all_uses_except(sliced, sliced.owner.operation)
-
-    def _iota(self, op: ir.Operation) -> None:
-        result = op.results[0]
-        sharding = self.shardings.get(result)
-        if sharding is None or not any(d.axes for d in sharding.dims):
-            return
-        dim = ir.IntegerAttr(op.attributes["iota_dimension"]).value
-        local_type = self._local_of(result.type, sharding, op.location)
-        result.set_type(local_type)
-        if not sharding.dims[dim].axes:
-            return
-        with op.location, _after(op):
-            offset = self._offsets(sharding, local_type.shape)[dim]
-            element = local_type.element_type
-            scalar = stablehlo.ConvertOp(ir.RankedTensorType.get([], element), offset).result
-            spread = stablehlo.BroadcastInDimOp(local_type, scalar, []).result
-            shifted = stablehlo.AddOp(result, spread).result
-        self.shardings[shifted] = sharding
-        result.replace_all_uses_except(shifted, shifted.owner.operation)
-
-    def _slice(self, op: ir.Operation) -> None:
-        operand = op.operands[0]
-        sharding = self.shardings.get(operand)
-        self._shrink_results(op)
-        if sharding is None:
-            return
-        local = list(operand.type.shape)  # operands were shrunk already
-        starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
-        limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
-        for d, dim in enumerate(sharding.dims):
-            if dim.axes:
-                starts[d], limits[d] = 0, local[d]  # insert-reshards only shards whole dims
-        op.attributes["start_indices"] = ir.DenseI64ArrayAttr.get(starts)
-        op.attributes["limit_indices"] = ir.DenseI64ArrayAttr.get(limits)
-
-    def _reduce(self, op: ir.Operation) -> None:
-        self._shrink_results(op)
-        if _reducer_kind(op) != "self-combining":
-            return
-        sharding = self.shardings.get(op.operands[0])
-        if sharding is None:
-            return
-        dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
-        axes = tuple(a for d in dims for a in sharding.dims[d].axes)
-        if not axes:
-            return
-        result = op.results[0]
-        with op.location, _after(op):
-            combined = self._all_reduce(result, axes, sharding.mesh, reducer_op(op))
-        self.shardings[combined] = self.shardings.get(result)
-        result.replace_all_uses_except(combined, combined.owner.operation)
+        return [self.device_scalar(v) for v in per_device]
 
     # -- collectives --------------------------------------------------------------------------
-    def _next_channel(self) -> ir.Attribute:
+    def next_channel(self) -> ir.Attribute:
         handle = self.channel
         self.channel += 1
         return stablehlo.ChannelHandle.get(handle, 1)
 
-    def _groups(self, mesh, axes) -> ir.Attribute:
+    def groups(self, mesh, axes) -> ir.Attribute:
         groups = replica_groups(mesh, tuple(axes))
         return ir.DenseIntElementsAttr.get(np.array(groups, dtype=np.int64))
 
-    def _all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
+    def all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
                     ) -> ir.Value:
-        op = stablehlo.AllReduceOp([value.type], [value], self._groups(mesh, axes),
-                                   channel_handle=self._next_channel(),
+        op = stablehlo.AllReduceOp([value.type], [value], self.groups(mesh, axes),
+                                   channel_handle=self.next_channel(),
                                    use_global_device_ids=True)
-        _reducer_region(op.operation.regions[0], value.type.element_type, reducer)
+        reducer_region(op.operation.regions[0], value.type.element_type, reducer)
         return op.results[0]
 
     def _collective(self, op: ir.Operation) -> None:
@@ -267,11 +195,11 @@ class LocalLowering:
         source = self.shardings.get(operand) or TensorSharding.replicated_on(
             target.mesh, target.rank, target.mesh_name)
         mesh = target.mesh
-        local_out = self._local_of(op.results[0].type, target, op.location)
+        local_out = self.local_of(op.results[0].type, target, op.location)
         with op.location, ir.InsertionPoint(op):
             value = operand
             if name == "sdy.all_reduce":
-                value = self._all_reduce(value, _minus(source.unreduced, target.unreduced,
+                value = self.all_reduce(value, _minus(source.unreduced, target.unreduced,
                                                        mesh), mesh)
             elif name == "sdy.all_gather":
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
@@ -281,7 +209,7 @@ class LocalLowering:
                         shape[d] *= prod(a.size(mesh) for a in axes)
                         value = stablehlo.AllGatherOp(
                             [ir.RankedTensorType.get(shape, value.type.element_type)], [value],
-                            d, self._groups(mesh, axes), channel_handle=self._next_channel(),
+                            d, self.groups(mesh, axes), channel_handle=self.next_channel(),
                             use_global_device_ids=True).results[0]
             elif name == "sdy.all_slice":
                 value = self._all_slice(value, source, target, local_out)
@@ -293,9 +221,9 @@ class LocalLowering:
                         shape[d] //= prod(a.size(mesh) for a in axes)
                         rs = stablehlo.ReduceScatterOp(
                             ir.RankedTensorType.get(shape, value.type.element_type), value, d,
-                            self._groups(mesh, axes), channel_handle=self._next_channel(),
+                            self.groups(mesh, axes), channel_handle=self.next_channel(),
                             use_global_device_ids=True)
-                        _reducer_region(rs.operation.regions[0], value.type.element_type,
+                        reducer_region(rs.operation.regions[0], value.type.element_type,
                                         "stablehlo.add")
                         value = rs.result
                 scattered = [a for s, t in zip(source.dims, target.dims)
@@ -303,7 +231,7 @@ class LocalLowering:
                 rest = _minus(_minus(source.unreduced, target.unreduced, mesh), scattered,
                               mesh)
                 if rest:
-                    value = self._all_reduce(value, rest, mesh)
+                    value = self.all_reduce(value, rest, mesh)
             elif name == "sdy.all_to_all":
                 src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
                 if isinstance(value, ir.OpResult) and \
@@ -314,8 +242,8 @@ class LocalLowering:
                     value = stablehlo.OptimizationBarrierOp([value]).results[0]
                 value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
                                              prod(a.size(mesh) for a in axes),
-                                             self._groups(mesh, axes),
-                                             channel_handle=self._next_channel(),
+                                             self.groups(mesh, axes),
+                                             channel_handle=self.next_channel(),
                                              results=[local_out]).results[0]
             elif name == "sdy.replicated_to_unreduced":
                 value = self._keep_on_first(value, mesh, _minus(target.unreduced,
@@ -324,7 +252,7 @@ class LocalLowering:
                 pairs = _permute_pairs(source, target)
                 value = stablehlo.CollectivePermuteOp(
                     value, ir.DenseIntElementsAttr.get(np.array(pairs, dtype=np.int64)),
-                    channel_handle=self._next_channel(), results=[local_out]).result
+                    channel_handle=self.next_channel(), results=[local_out]).result
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
@@ -337,14 +265,14 @@ class LocalLowering:
         first = [0] * self.num_devices
         for device in mesh.devices:
             first[device] = int(group_index(mesh, tuple(axes), device) == 0)
-        flag = self._device_scalar(first)
+        flag = self.device_scalar(first)
         i1 = ir.IntegerType.get_signless(1)
-        keep = stablehlo.CompareOp(flag, _const_i32(1),
+        keep = stablehlo.CompareOp(flag, const_i32(1),
                                    stablehlo.ComparisonDirectionAttr.get("EQ")).result
         keep = stablehlo.BroadcastInDimOp(
             ir.RankedTensorType.get(value.type.shape, i1), keep, []).result
         zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-            value.type, _zero_attr(value.type.element_type))).result
+            value.type, zero_attr(value.type.element_type))).result
         return stablehlo.SelectOp(keep, value, zero).result
 
     def _all_slice(self, value, source, target, local_out) -> ir.Value:
@@ -357,51 +285,13 @@ class LocalLowering:
             for device in mesh.devices:
                 per_device[d][device] = group_index(mesh, tuple(axes), device) * \
                     local_out.shape[d]
-        offsets = [self._device_scalar(v) for v in per_device]
+        offsets = [self.device_scalar(v) for v in per_device]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
 
 
-_HANDLERS = {
-    "stablehlo.constant": LocalLowering._constant,
-    "stablehlo.iota": LocalLowering._iota,
-    "stablehlo.slice": LocalLowering._slice,
-    "stablehlo.reduce": LocalLowering._reduce,
-    "func.return": lambda self, op: None,
-    "stablehlo.return": lambda self, op: None,
-    "sdy.return": lambda self, op: None,
-}
-
-
-def _after(op: ir.Operation) -> ir.InsertionPoint:
-    """An insertion point right after `op`."""
-    block = op.block
-    found = False
-    for candidate in block.operations:
-        if found:
-            return ir.InsertionPoint(candidate.operation)
-        if candidate.operation == op:
-            found = True
-    return ir.InsertionPoint(block)
-
-
-def _zero_attr(element_type: ir.Type) -> ir.Attribute:
-    if isinstance(element_type, ir.FloatType):
-        return ir.FloatAttr.get(element_type, 0.0)
-    return ir.IntegerAttr.get(element_type, 0)
-
-
-def _const_i32(value: int) -> ir.Value:
-    return stablehlo.ConstantOp(ir.DenseElementsAttr.get(np.array(value, dtype=np.int32))).result
-
-
-def _reducer_region(region: ir.Region, element_type: ir.Type, reducer: str) -> None:
-    scalar = ir.RankedTensorType.get([], element_type)
-    block = region.blocks.append(scalar, scalar)
-    with ir.InsertionPoint(block):
-        combined = ir.Operation.create(reducer, results=[scalar],
-                                       operands=list(block.arguments)).results[0]
-        stablehlo.ReturnOp([combined])
+# Terminators: their operands were shrunk already.
+_TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return"})
 
 
 def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:

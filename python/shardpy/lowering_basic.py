@@ -1,0 +1,96 @@
+"""shardpy-to-local for the basic local ops: constant, iota, slice, reduce.
+
+Each function takes the LocalLowering `lw` (local types, per-device offsets from
+partition_id, collectives over mesh axes) and one op whose operands are already local.
+
+  constant  a splat is rebuilt at the local shape; other constants are built whole and
+            each device takes its block (dynamic_slice at its shard's offset)
+  iota      along a sharded dim each device adds its shard's offset
+  slice     insert-reshards keeps sliced dims whole, so sharded dims take all of the
+            local extent
+  reduce    a max/min/multiply/and/or over sharded dims is finished by an all_reduce
+            with the same reducer (sums stay unreduced: explicit all_reduces follow)
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from .ir_utils import after
+from .reducers import reducer_kind, reducer_op
+
+
+def lower_constant(lw, op: ir.Operation) -> None:
+    result = op.results[0]
+    sharding = lw.shardings.get(result)
+    if sharding is None or not any(d.axes for d in sharding.dims):
+        return
+    attr = op.attributes["value"]
+    local_type = lw.local_of(result.type, sharding, op.location)
+    dense = ir.DenseElementsAttr(attr)
+    if dense.is_splat:
+        op.attributes["value"] = ir.DenseElementsAttr.get_splat(local_type, dense.get_splat_value())
+        result.set_type(local_type)
+        return
+    # The full constant on every device, then this device's block of it.
+    new_ops_at = after(op)
+    with op.location, new_ops_at:
+        sliced = stablehlo.DynamicSliceOp(result, lw.offsets(sharding, local_type.shape),
+                                          list(local_type.shape),
+                                          results=[local_type]).result
+    lw.shardings[sliced] = sharding
+    result.replace_all_uses_except(sliced, sliced.owner.operation)
+
+
+def lower_iota(lw, op: ir.Operation) -> None:
+    result = op.results[0]
+    sharding = lw.shardings.get(result)
+    if sharding is None or not any(d.axes for d in sharding.dims):
+        return
+    dim = ir.IntegerAttr(op.attributes["iota_dimension"]).value
+    local_type = lw.local_of(result.type, sharding, op.location)
+    result.set_type(local_type)
+    if not sharding.dims[dim].axes:
+        return
+    with op.location, after(op):
+        offset = lw.offsets(sharding, local_type.shape)[dim]
+        element = local_type.element_type
+        scalar = stablehlo.ConvertOp(ir.RankedTensorType.get([], element), offset).result
+        spread = stablehlo.BroadcastInDimOp(local_type, scalar, []).result
+        shifted = stablehlo.AddOp(result, spread).result
+    lw.shardings[shifted] = sharding
+    result.replace_all_uses_except(shifted, shifted.owner.operation)
+
+
+def lower_slice(lw, op: ir.Operation) -> None:
+    operand = op.operands[0]
+    sharding = lw.shardings.get(operand)
+    lw.shrink_results(op)
+    if sharding is None:
+        return
+    local = list(operand.type.shape)  # operands were shrunk already
+    starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
+    limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
+    for d, dim in enumerate(sharding.dims):
+        if dim.axes:
+            starts[d], limits[d] = 0, local[d]  # insert-reshards only shards whole dims
+    op.attributes["start_indices"] = ir.DenseI64ArrayAttr.get(starts)
+    op.attributes["limit_indices"] = ir.DenseI64ArrayAttr.get(limits)
+
+
+def lower_reduce(lw, op: ir.Operation) -> None:
+    lw.shrink_results(op)
+    if reducer_kind(op) != "self-combining":
+        return
+    sharding = lw.shardings.get(op.operands[0])
+    if sharding is None:
+        return
+    dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
+    axes = tuple(a for d in dims for a in sharding.dims[d].axes)
+    if not axes:
+        return
+    result = op.results[0]
+    with op.location, after(op):
+        combined = lw.all_reduce(result, axes, sharding.mesh, reducer_op(op))
+    lw.shardings[combined] = lw.shardings.get(result)
+    result.replace_all_uses_except(combined, combined.owner.operation)

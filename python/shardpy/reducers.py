@@ -1,0 +1,81 @@
+"""What a reduction computes, read off its body: sum, a self-combining reducer, or
+something shardpy does not split.
+
+A reduction over a sharded dim can be computed per shard and finished across devices
+only when its body applies one associative reducer to (accumulator, element) and its
+init value is that reducer's identity (then devices holding no element contribute
+nothing). "sum" partials may stay unreduced and be added later (linear consumers);
+"self-combining" ones (max, min, multiply, and, or) are finished at once by an
+all_reduce with the same reducer.
+"""
+from __future__ import annotations
+
+import numpy as np
+from jaxlib.mlir import ir
+
+SUM_REDUCERS = frozenset({"stablehlo.add"})
+SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
+                                     "stablehlo.multiply", "stablehlo.and",
+                                     "stablehlo.or"})
+
+
+def reducer_kind(op: ir.Operation) -> str | None:
+    """'sum', 'self-combining' or None, for a dot (always a sum) or a single-input reduce
+    whose body is one reducer op with an identity init value."""
+    if op.name in ("stablehlo.dot_general", "stablehlo.dot"):
+        return "sum"
+    if op.name != "stablehlo.reduce" or len(op.operands) != 2:
+        return None
+    name = body_reducer(op.regions[0])
+    if name in SUM_REDUCERS:
+        return "sum" if is_identity_init(op.operands[1], "sum") else None
+    if name in SELF_COMBINING_REDUCERS:
+        return "self-combining" if is_identity_init(op.operands[1], name) else None
+    return None
+
+
+def body_reducer(region: ir.Region) -> str | None:
+    """The op name of a body `^bb(%a, %b): %r = op %a, %b; return %r`, else None."""
+    body = region.blocks[0]
+    ops = [o.operation for o in body.operations]
+    if len(ops) != 2 or list(ops[0].operands) != list(body.arguments):
+        return None
+    return ops[0].name
+
+
+def reducer_op(op: ir.Operation) -> str:
+    """The stablehlo op name a single-op reduce body applies."""
+    body = op.regions[0].blocks[0]
+    return [o.operation for o in body.operations][0].name
+
+
+def identity_value(reducer: str, element_type: ir.Type):
+    """The identity element of `reducer` for `element_type` (as a numpy scalar)."""
+    from .arrays import numpy_dtype
+
+    dtype = numpy_dtype(element_type)
+    if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
+        return dtype.type(0)
+    if reducer in ("stablehlo.multiply", "stablehlo.and"):
+        return dtype.type(1)
+    if reducer == "stablehlo.maximum":
+        return dtype.type(-np.inf) if np.issubdtype(dtype, np.floating) else (
+            np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else dtype.type(0))
+    if reducer == "stablehlo.minimum":
+        return dtype.type(np.inf) if np.issubdtype(dtype, np.floating) else (
+            np.iinfo(dtype).max if np.issubdtype(dtype, np.integer) else dtype.type(1))
+    raise ValueError(reducer)
+
+
+def is_identity_init(init: ir.Value, reducer: str) -> bool:
+    """Is `init` a constant scalar equal to the reducer's identity?"""
+    if not isinstance(init, ir.OpResult) or init.owner.operation.name != "stablehlo.constant":
+        return False
+    attr = init.owner.operation.attributes["value"]
+    try:
+        value = np.array(ir.DenseElementsAttr(attr)).reshape(-1)
+    except Exception:  # e.g. element types numpy cannot hold
+        return False
+    if value.size != 1:
+        return False
+    return bool(value[0] == identity_value(reducer, init.type.element_type))
