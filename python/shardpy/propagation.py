@@ -976,7 +976,10 @@ class Writer:
 
     def per_value(self, slots: list[int]) -> ir.Attribute | None:
         shardings = self.g.shardings
-        key = tuple(id(shardings[s]) if s >= 0 else 0 for s in slots)
+        # A value nothing reached is filled in replicated at its own rank: the rank is
+        # part of the key.
+        key = tuple(-1 if s < 0 else id(shardings[s]) if shardings[s] is not None
+                    else -2 - len(self.g.shapes[s]) for s in slots)
         if key in self._per_value:
             return self._per_value[key]
         attrs = [self.attr(s) for s in slots]
