@@ -30,7 +30,7 @@ DEFAULT_PIPELINE = "shardpy-partition"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shardpy-run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="module to run (.mlir text or bytecode; '-' for stdin)")
+    p.add_argument("input", help="module to run (.mlir text or bytecode, HLO text; '-' for stdin)")
     p.add_argument("--inputs", type=Path, help=".npz with arrays arg0, arg1, ... (global shapes)")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--reference", action="store_true",
@@ -159,7 +159,7 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
         if args.reference or args.check:
             results["reference"] = _run_reference(executor, context, reference_module, inputs,
-                                                  args.benchmark, report)
+                                                  args.benchmark, report, num_devices)
         engine.flush()
 
     main_result = results.get("partitioned") or results["reference"]
@@ -201,15 +201,16 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     return 1 if failed else 0
 
 
-def _run_reference(executor, context, module, inputs, repeats, report):
+def _run_reference(executor, context, module, inputs, repeats, report, num_devices):
     """The global program on one device; programs with per-device code (manual
-    computations) have no single-device form and run through XLA's partitioner."""
+    computations) have no single-device form and run through XLA's partitioner
+    (on as many devices as the partitioned run)."""
     from shardpy.passes.strip_shardings import StripShardings, has_per_device_code
 
     if has_per_device_code(module):
         print("reference: XLA's SPMD partitioner (the module has per-device code)")
         report["reference"] = "xla-partitioner"
-        return executor.run_global_by_xla(module, inputs, repeats)
+        return executor.run_global_by_xla(module, inputs, repeats, num_devices)
     with context, module.location:
         StripShardings().run(module)
     report["reference"] = "single-device"

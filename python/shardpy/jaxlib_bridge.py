@@ -54,10 +54,105 @@ def register_native_passes() -> None:
 
 
 def hlo_sharding_from_string(text: str):
-    """Parse a GSPMD sharding string (`{devices=[2,2]<=[4]}`) with XLA's own parser."""
+    """Parse a GSPMD sharding string (`{devices=[2,2]<=[4]}`) with XLA's own parser
+    (ValueError with XLA's message, positions as columns of `text`)."""
     from jaxlib import xla_client
 
-    return xla_client.HloSharding.from_string(text)
+    try:
+        return xla_client.HloSharding.from_string(text)
+    except Exception as err:  # JaxRuntimeError
+        raise ValueError("; ".join(f"column {col}: {message}" if col else message
+                                   for _, col, message in _hlo_errors(str(err)))) from None
+
+
+def _subgroup_types(kinds: Sequence[str]) -> list:
+    from jaxlib import xla_client
+
+    return [getattr(xla_client.OpSharding.Type, kind) for kind in kinds]
+
+
+def gspmd_iota_tile(tile_dims: Sequence[int], reshape: Sequence[int], perm: Sequence[int],
+                    subgroups: Sequence[str] = ()) -> str:
+    """`{devices=[tile_dims]<=[reshape]T(perm) ...}` as XLA prints it (canonicalised);
+    `subgroups` names the trailing tile dims ("MANUAL", "REPLICATED")."""
+    from jaxlib import xla_client
+
+    return str(xla_client.HloSharding.iota_tile(list(tile_dims), list(reshape), list(perm),
+                                                _subgroup_types(subgroups)))
+
+
+def gspmd_device_tile(devices, subgroups: Sequence[str] = ()) -> str:
+    """A tiled sharding from an explicit device array (shape = tile dims)."""
+    import numpy as np
+    from jaxlib import xla_client
+
+    return str(xla_client.HloSharding.subgroup_with_device_ordering(
+        np.asarray(devices, dtype=np.int64), _subgroup_types(subgroups)))
+
+
+def gspmd_simple(kind: str, device: int = 0) -> str:
+    """`{replicated}`, `{manual}` or `{maximal device=k}`."""
+    from jaxlib import xla_client
+
+    if kind == "replicated":
+        return str(xla_client.HloSharding.replicate())
+    if kind == "manual":
+        return str(xla_client.HloSharding.manual())
+    proto = xla_client.OpSharding()
+    proto.type = xla_client.OpSharding.Type.MAXIMAL
+    proto.tile_assignment_devices = [device]
+    return str(xla_client.HloSharding.from_proto(proto))
+
+
+def gspmd_tuple(elements: Sequence[str]) -> str:
+    """`{{a}, {b}}`: one sharding per element of a tuple (the results of one op)."""
+    from jaxlib import xla_client
+
+    proto = xla_client.OpSharding()
+    proto.type = xla_client.OpSharding.Type.TUPLE
+    proto.tuple_shardings = [xla_client.HloSharding.from_string(e).to_proto() for e in elements]
+    return str(xla_client.HloSharding.from_proto(proto))
+
+
+class HloTextError(ValueError):
+    """XLA's HLO parser refused the text: `errors` are (line, col, message), 1-based,
+    (0, 0, message) where XLA gave no position."""
+
+    def __init__(self, errors: list[tuple[int, int, str]]):
+        super().__init__("; ".join(m for _, _, m in errors))
+        self.errors = errors
+
+
+def hlo_text_to_stablehlo(text: str) -> bytes:
+    """HLO text (what PyTorch/XLA and XLA dumps print) -> StableHLO bytecode.
+
+    XLA parses the text into an HloModule and converts it; shardings stay GSPMD
+    strings (`mhlo.sharding`). Ops are located by instruction name (or their
+    metadata's op_name and source_file:source_line).
+    """
+    from jaxlib import xla_client
+
+    try:
+        module = xla_client.hlo.hlo_module_from_text(text)
+        return xla_client._xla.mlir.hlo_to_stablehlo(module.as_serialized_hlo_module_proto())
+    except Exception as err:  # JaxRuntimeError; its text lists "was parsing L:C: error: ..."
+        raise HloTextError(_hlo_errors(str(err))) from None
+
+
+def _hlo_errors(message: str) -> list[tuple[int, int, str]]:
+    """Split XLA's parser message into located errors (the echoed source lines and
+    carets are dropped: diagnostics point at the file instead)."""
+    errors = []
+    for line in message.splitlines():
+        head, sep, rest = line.partition(": error: ")
+        if sep and head.startswith("was parsing "):
+            line_col = head[len("was parsing "):].split(":")
+            if len(line_col) == 2 and all(part.isdigit() for part in line_col):
+                errors.append((int(line_col[0]), int(line_col[1]), rest))
+    if not errors:
+        errors.append((0, 0, message.strip().splitlines()[0] if message.strip() else
+                       "XLA could not read the HLO module"))
+    return errors
 
 
 # --------------------------------------------------------------------------- execution
@@ -76,6 +171,7 @@ def request_host_devices(count: int) -> None:
     flag = f"--xla_force_host_platform_device_count={count}"
     flags = [f for f in os.environ.get("XLA_FLAGS", "").split()
              if not f.startswith("--xla_force_host_platform_device_count")]
+    started = False
     if "jax" in sys.modules:
         import jax
 
@@ -85,6 +181,11 @@ def request_host_devices(count: int) -> None:
                 f"jax already started with {len(jax.devices('cpu'))} CPU devices; "
                 f"{count} were requested (set XLA_FLAGS before importing jax)")
     os.environ["XLA_FLAGS"] = " ".join(flags + [flag])
+    # XLA reads XLA_FLAGS once per process, and converting HLO text makes it read them
+    # early; jax's own setting reaches the CPU client whenever that is created.
+    os.environ["JAX_NUM_CPU_DEVICES"] = str(count)
+    if "jax" in sys.modules and not started:
+        sys.modules["jax"].config.update("jax_num_cpu_devices", count)
 
 
 def get_backend(platform: str):
@@ -102,11 +203,12 @@ def get_backend(platform: str):
         raise RuntimeError(f"no {platform} backend available: {err}") from None
 
 
-def compile_module(client, module: ir.Module, devices: Sequence) -> object:
+def compile_module(client, module: ir.Module, devices: Sequence, shardy: bool = True) -> object:
     """Compile `module` (global shapes, sdy shardings) for len(devices) partitions.
 
     Logical partition i runs on devices[i]; XLA's Shardy partitioner handles the
     sharded arguments and the manual computation around our per-device body.
+    `shardy=False` uses XLA's GSPMD partitioner instead (modules with `mhlo.sharding`).
     """
     import numpy as np
     from jax.extend import backend as jax_backend
@@ -117,13 +219,21 @@ def compile_module(client, module: ir.Module, devices: Sequence) -> object:
         num_partitions=len(devices),
         device_assignment=np.array(devices).reshape(1, len(devices)),
     )
-    options.executable_build_options.use_shardy_partitioner = True
+    options.executable_build_options.use_shardy_partitioner = shardy
+    quiet = not shardy and not os.environ.get("SHARDPY_DEBUG")
+    if quiet:  # XLA warns on every GSPMD compile that GSPMD is deprecated
+        from jaxlib import utils as jaxlib_utils
+
+        jaxlib_utils.absl_set_min_log_level(2)
     try:
         return client.compile_and_load(
             module, executable_devices=xla_client.DeviceList(tuple(devices)),
             compile_options=options)
     except Exception as err:  # JaxRuntimeError: XLA's own message says what it refused
         raise BackendError(f"XLA could not compile the program: {err}") from None
+    finally:
+        if quiet:
+            jaxlib_utils.absl_set_min_log_level(1)
 
 
 def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:

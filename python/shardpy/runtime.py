@@ -299,16 +299,22 @@ class Executor:
         return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
 
     def run_global_by_xla(self, module: ir.Operation, inputs: Sequence[np.ndarray],
-                          repeats: int = 0) -> RunResult:
+                          repeats: int = 0, num_devices: int = 1) -> RunResult:
         """Run a global module through XLA's own SPMD partitioner, arguments and results
         replicated: the reference for programs with per-device code (manual
-        computations), which have no single-device meaning."""
+        computations), which have no single-device meaning. Modules with sdy meshes go
+        through Shardy; GSPMD ones (mhlo.sharding, no meshes) through XLA's GSPMD
+        partitioner, as PyTorch/XLA and pre-Shardy JAX ran them."""
         copy = _copy(module)
-        num_devices = device_count(copy.operation, signature(copy.operation))
+        num_devices = max(num_devices, device_count(copy.operation, signature(copy.operation)))
         with module.context:
             main = entry_function(copy.operation)
             codec = ShardingCodec.for_module(copy.operation)
-            mesh_name, mesh = next(iter(codec.meshes.items()))
+            gspmd = not codec.meshes
+            if gspmd:
+                replicated = ir.StringAttr.get(jaxlib_bridge.gspmd_simple("replicated"))
+            else:
+                mesh_name, mesh = next(iter(codec.meshes.items()))
             ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
             # Every argument and result replicated, also those without a sharding (XLA
             # would otherwise choose one for them).
@@ -318,20 +324,24 @@ class Executor:
                 new = []
                 for attrs, value_type in zip(old, types):
                     entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
-                    rank = len(value_type.shape) if isinstance(value_type,
-                                                               ir.RankedTensorType) else 0
-                    entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
-                        mesh, rank, mesh_name))
+                    if gspmd:
+                        entries["mhlo.sharding"] = replicated
+                    else:
+                        rank = len(value_type.shape) if isinstance(
+                            value_type, ir.RankedTensorType) else 0
+                        entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
+                            mesh, rank, mesh_name))
                     new.append(ir.DictAttr.get(entries))
                 main.attributes[key] = ir.ArrayAttr.get(new)
-        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats)
+        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
+                                     shardy=not gspmd)
 
     def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
-                         stacked: bool, repeats: int) -> RunResult:
+                         stacked: bool, repeats: int, shardy: bool = True) -> RunResult:
         devices = self.devices(num_devices)
         try:
             start = time.perf_counter()
-            executable = jaxlib_bridge.compile_module(self.client, module, devices)
+            executable = jaxlib_bridge.compile_module(self.client, module, devices, shardy)
             compiled = time.perf_counter() - start
             outputs = jaxlib_bridge.execute(executable, devices, inputs, stacked)
             times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats)
