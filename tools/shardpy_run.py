@@ -149,6 +149,8 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         if run_partitioned:
             num_devices = runtime.device_count(op, runtime.signature(op))
             report["per_device_module"] = stats.module_stats(op).to_json()
+        elif reference_module is not None:
+            num_devices = _reference_devices(context, reference_module)
         if args.platform == "cpu":
             request_host_devices(max(num_devices, args.devices or 0))
         executor = runtime.Executor(args.platform)
@@ -215,6 +217,24 @@ def _run_reference(executor, context, module, inputs, repeats, report, num_devic
         StripShardings().run(module)
     report["reference"] = "single-device"
     return executor.run_global(module, inputs, repeats)
+
+
+def _reference_devices(context, module) -> int:
+    """Devices the reference needs: one, or for per-device code (run by XLA's
+    partitioner) every device of the module's meshes; a GSPMD module's meshes are
+    the ones shardpy-import derives."""
+    from shardpy import runtime
+    from shardpy.gspmd_import import import_module
+    from shardpy.passes.strip_shardings import has_per_device_code
+    from shardpy.sdy_codec import module_meshes
+
+    if not has_per_device_code(module):
+        return 1
+    meshes = module.clone()
+    with context, module.location:
+        import_module(meshes)
+    sizes = [mesh.size for mesh in module_meshes(meshes).values() if not mesh.is_maximal]
+    return max([runtime.device_count(meshes, runtime.signature(meshes))] + sizes)
 
 
 def _load_expected(path: Path, count: int):
