@@ -112,7 +112,7 @@ def _manual_clusters(block: ir.Block, entries: list[ir.Operation]) -> list[_Clus
     parent: dict[ir.Operation, ir.Operation] = {}
 
     def find(op):
-        while parent[op] is not op:
+        while parent[op] != op:
             parent[op] = parent[parent[op]]
             op = parent[op]
         return op
@@ -231,7 +231,8 @@ class _ManualBuilder:
         mesh = self.imp.plan.mesh_named(mesh_name)
         for value in captured:  # whole (replicated) values from outside: more operands
             operands.append(value)
-            in_shardings.append(TensorSharding.replicated_on(mesh, value_rank(value.type), mesh_name))
+            in_shardings.append(
+                TensorSharding.replicated_on(mesh, value_rank(value.type), mesh_name))
 
         codec = self.imp.codec
         with self.loc, ir.InsertionPoint(c.exits[0]):
