@@ -212,8 +212,9 @@ class ExplicitReshards:
             return
         template = next((s for s in result_shardings + operand_shardings if s is not None),
                         None)
-        if template is None:
-            return  # nothing sharded: every device computes the whole op
+        if template is None or all(_placement_key(s) is None
+                                   for s in operand_shardings + result_shardings):
+            return  # nothing sharded or partial: every device computes the whole op
         if self._elementwise_in_place(op, operand_shardings, result_shardings):
             return
         meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
