@@ -188,15 +188,22 @@ def request_host_devices(count: int) -> None:
         sys.modules["jax"].config.update("jax_num_cpu_devices", count)
 
 
+def quiet_logs() -> None:
+    """No INFO lines from PjRt/XLA on stderr (unless SHARDPY_DEBUG is set); call before
+    a backend starts to silence its start-up too."""
+    from jaxlib import utils as jaxlib_utils
+
+    if not os.environ.get("SHARDPY_DEBUG"):
+        jaxlib_utils.absl_set_min_log_level(1)
+
+
 def get_backend(platform: str):
     """jaxlib's PjRt client for `platform` ('cpu', 'gpu', 'tpu')."""
     import jax
-    from jaxlib import utils as jaxlib_utils
     from jax.extend import backend as jax_backend
 
     del jax  # imported for its side effect: backends registered
-    if not os.environ.get("SHARDPY_DEBUG"):
-        jaxlib_utils.absl_set_min_log_level(1)  # no INFO lines from PjRt on stderr
+    quiet_logs()
     try:
         return jax_backend.get_backend(platform)
     except RuntimeError as err:
@@ -250,12 +257,22 @@ def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
     return [jax.device_put(x, placement) for x in arrays]
 
 
+def place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
+    """Host arrays on devices, as `execute_placed` and `run_once` take them (see _place)."""
+    return _place(devices, arrays, stacked)
+
+
 def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> list:
     """Run once; per result a numpy array (stacked: [devices, ...] rows in device order)."""
+    return execute_placed(executable, _place(devices, arrays, stacked), stacked)
+
+
+def execute_placed(executable, placed: Sequence, stacked: bool) -> list:
+    """`execute` with inputs already on the devices (`place`)."""
     import numpy as np
 
     try:
-        results = executable.execute_sharded(_place(devices, arrays, stacked))
+        results = executable.execute_sharded(list(placed))
     except Exception as err:
         raise BackendError(f"PjRt could not run the program: {err}") from None
     per_result = results.disassemble_into_single_device_arrays()
@@ -264,28 +281,63 @@ def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> l
     return [np.asarray(shards[0]) for shards in per_result]
 
 
+def run_once(executable, placed: Sequence) -> float:
+    """Wall time of one run with inputs already on the devices, results awaited."""
+    import time
+
+    start = time.perf_counter()
+    results = executable.execute_sharded(list(placed))
+    for shards in results.disassemble_into_single_device_arrays():
+        for shard in shards:
+            shard.block_until_ready()
+    return time.perf_counter() - start
+
+
 def time_executions(executable, devices: Sequence, arrays: Sequence, stacked: bool,
                     repeats: int) -> list[float]:
     """Wall time of `repeats` runs after one warm-up (inputs resident, results awaited)."""
-    import time
-
     if repeats <= 0:
         return []
     placed = _place(devices, arrays, stacked)
+    run_once(executable, placed)
+    return [run_once(executable, placed) for _ in range(repeats)]
 
-    def once() -> None:
-        results = executable.execute_sharded(placed)
-        for shards in results.disassemble_into_single_device_arrays():
-            for shard in shards:
-                shard.block_until_ready()
 
-    once()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        once()
-        times.append(time.perf_counter() - start)
-    return times
+# --------------------------------------------------------------------------- inspection
+# What XLA made of a program: its memory plan and its optimized HLO (for benchmarks
+# that compare shardpy's partitioning with XLA's own, bench/compare_xla.py).
+
+MEMORY_FIELDS = ("argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes",
+                 "temp_size_in_bytes", "generated_code_size_in_bytes", "peak_memory_in_bytes")
+
+
+def memory_stats(stats) -> dict[str, int]:
+    """XLA's CompiledMemoryStats (per device) as a dict; `stats` is what
+    `jax.stages.Compiled.memory_analysis()` returns, or a loaded executable."""
+    if hasattr(stats, "get_compiled_memory_stats"):
+        stats = stats.get_compiled_memory_stats()
+    return {name: int(getattr(stats, name, 0) or 0) for name in MEMORY_FIELDS}
+
+
+def loaded_executable(compiled):
+    """The PjRt loaded executable inside a `jax.stages.Compiled` (what `run_once`,
+    `execute_placed`, `memory_stats` and `hlo_instructions` take)."""
+    return compiled.runtime_executable()
+
+
+def hlo_instructions(executable, opcodes=None):
+    """(opcode name, instruction text, operand texts) for every instruction of every
+    computation of the executable's optimized HLO modules (only those whose opcode name,
+    e.g. "kAllReduce", is in `opcodes` if given), through jaxlib's HLO module bindings:
+    they expose opcodes and operands, shapes and attributes only as the text."""
+    for module in executable.hlo_modules():
+        for computation in module.computations():
+            for instruction in computation.instructions():
+                name = instruction.opcode.name
+                if opcodes is not None and name not in opcodes:
+                    continue
+                yield (name, instruction.to_string(),
+                       [operand.to_string() for operand in instruction.operands()])
 
 
 def devices_for(client, count: int) -> list:

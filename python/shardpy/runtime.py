@@ -272,6 +272,15 @@ class Executor:
     def run_per_device(self, module: ir.Operation, global_sig: Signature,
                        inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
         """Run a per-device module; `global_sig` gives the global types of @main."""
+        program = self.compile_per_device(module, global_sig, inputs)
+        result = program.run()
+        result.run_seconds = program.time(repeats)
+        return result
+
+    def compile_per_device(self, module: ir.Operation, global_sig: Signature,
+                           inputs: Sequence[np.ndarray]) -> "PerDeviceProgram":
+        """Compile a per-device module for its devices and put `inputs` (global arrays)
+        on them; the result runs, times and describes itself (see PerDeviceProgram)."""
         local_sig = signature(module)
         num_devices = device_count(module, local_sig)
         _check_local_types(local_sig, global_sig)
@@ -281,17 +290,19 @@ class Executor:
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
-            result = self._compile_and_run(strip_to_body(module), 1, [r[0] for r in rows],
-                                           False, repeats)
-            result.outputs = [o[None] for o in result.outputs]
+            wrapped, arrays, stacked = strip_to_body(module), [r[0] for r in rows], False
         else:
-            result = self._compile_and_run(wrap_per_device(module, num_devices), num_devices,
-                                           rows, True, repeats)
-        assembled = [assemble_global(r, lv.sharding, gv.type.shape)
-                     for r, lv, gv in zip(result.outputs, local_sig.results, global_sig.results)]
-        result.outputs = [a.array for a in assembled]
-        result.replica_divergence = [a.replica_divergence for a in assembled]
-        return result
+            wrapped, arrays, stacked = wrap_per_device(module, num_devices), rows, True
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
+            compiled = time.perf_counter() - start
+            placed = jaxlib_bridge.place(devices, arrays, stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        return PerDeviceProgram(executable, placed, stacked, local_sig,
+                                global_sig, compiled)
 
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
@@ -348,6 +359,50 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+@dataclass
+class PerDeviceProgram:
+    """A per-device module compiled by PjRt with its inputs on the devices.
+
+    `run()` runs it once and assembles the global outputs; `run_once()` times one run
+    (inputs resident, results awaited); `memory()` is XLA's per-device memory plan and
+    `hlo_instructions()` its optimized HLO, for comparing with other partitioners."""
+
+    executable: object
+    placed: list
+    stacked: bool  # results come back as [devices, ...] rows
+    local_sig: Signature
+    global_sig: Signature
+    compile_seconds: float
+
+    def run(self) -> RunResult:
+        try:
+            outputs = jaxlib_bridge.execute_placed(self.executable, self.placed, self.stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        if not self.stacked:
+            outputs = [o[None] for o in outputs]
+        assembled = [assemble_global(r, lv.sharding, gv.type.shape) for r, lv, gv in
+                     zip(outputs, self.local_sig.results, self.global_sig.results)]
+        return RunResult([a.array for a in assembled],
+                         [a.replica_divergence for a in assembled], self.compile_seconds)
+
+    def run_once(self) -> float:
+        return jaxlib_bridge.run_once(self.executable, self.placed)
+
+    def time(self, repeats: int) -> list[float]:
+        """Wall time of `repeats` runs after one warm-up."""
+        if repeats <= 0:
+            return []
+        self.run_once()
+        return [self.run_once() for _ in range(repeats)]
+
+    def memory(self) -> dict[str, int]:
+        return jaxlib_bridge.memory_stats(self.executable)
+
+    def hlo_instructions(self, opcodes=None):
+        return jaxlib_bridge.hlo_instructions(self.executable, opcodes)
 
 
 def _copy(module: ir.Operation) -> ir.Module:
