@@ -39,6 +39,9 @@ from .sharding_state import ShardingState
 PER_DEVICE_ATTR = "shardpy.per_device"
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
                "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced")
+# Producers XLA:CPU splits an all-to-all over (found by test/fuzz, see the regressions
+# fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir).
+SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = frozenset({"stablehlo.concatenate", "stablehlo.pad"})
 
 
 class LocalLowering:
@@ -235,10 +238,10 @@ class LocalLowering:
             elif name == "sdy.all_to_all":
                 src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
                 if isinstance(value, ir.OpResult) and \
-                        value.owner.operation.name == "stablehlo.concatenate":
-                    # XLA:CPU rewrites an all-to-all of a concatenate into a tuple
-                    # all-to-all of its operands and then rejects it ("operands with
-                    # different shapes"); a barrier keeps the concatenate whole.
+                        value.owner.operation.name in SPLIT_BY_XLA_BEFORE_ALL_TO_ALL:
+                    # XLA:CPU rewrites an all-to-all of a concatenate or pad into a tuple
+                    # all-to-all of the pieces and then rejects it ("operands with
+                    # different shapes"); a barrier keeps the operand whole.
                     value = stablehlo.OptimizationBarrierOp([value]).results[0]
                 value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
                                              prod(a.size(mesh) for a in axes),
