@@ -31,7 +31,7 @@ from .diagnostics import ShardpyError
 from .explicit_reshards import program_ops
 from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
-from .local_ops import LOCAL_OPS
+from .local_ops import local_entry
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
 from .sharding_state import ShardingState
@@ -91,7 +91,7 @@ class LocalLowering:
                 continue
             if name == "sdy.manual_computation":
                 manuals.append(op)
-            entry = LOCAL_OPS.get(name)
+            entry = local_entry(op)
             if entry is not None and entry.lower is not None:
                 entry.lower(self, op)
             elif name not in _TERMINATORS:
@@ -188,6 +188,16 @@ class LocalLowering:
         reducer_region(op.operation.regions[0], value.type.element_type, reducer)
         return op.results[0]
 
+    def all_gather(self, value: ir.Value, dim: int, axes, mesh) -> ir.Value:
+        """`value` gathered along `dim` over `axes` (shards in group order: the order in
+        which a dim sharded on `axes` numbers them)."""
+        shape = list(value.type.shape)
+        shape[dim] *= prod(a.size(mesh) for a in axes)
+        return stablehlo.AllGatherOp(
+            [ir.RankedTensorType.get(shape, value.type.element_type)], [value], dim,
+            self.groups(mesh, axes), channel_handle=self.next_channel(),
+            use_global_device_ids=True).results[0]
+
     def _collective(self, op: ir.Operation) -> None:
         name = op.name
         operand = op.operands[0]
@@ -205,12 +215,7 @@ class LocalLowering:
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(s.axes, t.axes, mesh)
                     if axes:
-                        shape = list(value.type.shape)
-                        shape[d] *= prod(a.size(mesh) for a in axes)
-                        value = stablehlo.AllGatherOp(
-                            [ir.RankedTensorType.get(shape, value.type.element_type)], [value],
-                            d, self.groups(mesh, axes), channel_handle=self.next_channel(),
-                            use_global_device_ids=True).results[0]
+                        value = self.all_gather(value, d, axes, mesh)
             elif name == "sdy.all_slice":
                 value = self._all_slice(value, source, target, local_out)
             elif name == "sdy.reduce_scatter":
