@@ -15,7 +15,12 @@ a summing reduce) and are reduced only where a consumer needs the whole value.
 Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded is local_ops.LOCAL_OPS (plus every pointwise op);
 other ops get every operand replicated and are computed whole on every device, with a
-warning: correct, never wrong. Factors that need replication are always replicated.
+warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
+dim) are never computed sharded: the candidate placements weighed by bytes also move
+their axes onto another factor of the op (an all_to_all in, and one back where the
+result wants it), or, where LocalOp.split allows (top_k), keep them sharded on the
+operand and leave the combining to the lowering. An iota or constant operand is made
+again in the layout its user wants instead of being resharded.
 """
 from __future__ import annotations
 
@@ -452,7 +457,9 @@ class ExplicitReshards:
                 copy = value.owner.operation.clone()
             new = copy.results[0]
             self.state.set_results(copy, [plain(target, target.dims)])
-            self._remade.append(value.owner.operation)
+            source = value.owner.operation
+            if not any(source == seen for seen in self._remade):
+                self._remade.append(source)
             self._conversions[key] = (new, op.block)
             op.operands[index] = new
             return

@@ -198,6 +198,41 @@ class LocalLowering:
             self.groups(mesh, axes), channel_handle=self.next_channel(),
             use_global_device_ids=True).results[0]
 
+    def all_gather_together(self, values: list[ir.Value], dim: int, axes, mesh
+                            ) -> list[ir.Value]:
+        """Each of `values` (one shape) gathered along `dim` over `axes`, in one
+        all_gather when their element types have one bit width (>= 8): bitcast to one
+        integer type and stacked on a new leading dim, gathered, unstacked. Small
+        per-shard results (argmax pairs, top-k candidates) cost one collective's latency
+        instead of one each."""
+        widths = {_bit_width(v.type.element_type) for v in values}
+        shapes = {tuple(v.type.shape) for v in values}
+        if len(values) < 2 or len(shapes) != 1 or len(widths) != 1 or \
+                min(widths) is None or min(widths) < 8:
+            return [self.all_gather(v, dim, axes, mesh) for v in values]
+        shape = list(values[0].type.shape)
+        bits = ir.IntegerType.get_signless(widths.pop())
+        parts = []
+        for v in values:
+            if v.type.element_type != bits:
+                v = stablehlo.BitcastConvertOp(ir.RankedTensorType.get(shape, bits), v).result
+            parts.append(stablehlo.ReshapeOp(ir.RankedTensorType.get([1] + shape, bits),
+                                             v).result)
+        packed = stablehlo.ConcatenateOp(parts, 0).result
+        gathered = self.all_gather(packed, dim + 1, axes, mesh)
+        out_shape = list(gathered.type.shape)[1:]
+        rank = len(out_shape) + 1
+        outs = []
+        for i, v in enumerate(values):
+            start, limit = [i] + [0] * (rank - 1), [i + 1] + out_shape
+            part = stablehlo.SliceOp(gathered, start, limit, [1] * rank).result
+            part = stablehlo.ReshapeOp(ir.RankedTensorType.get(out_shape, bits), part).result
+            if v.type.element_type != bits:
+                part = stablehlo.BitcastConvertOp(
+                    ir.RankedTensorType.get(out_shape, v.type.element_type), part).result
+            outs.append(part)
+        return outs
+
     def _collective(self, op: ir.Operation) -> None:
         name = op.name
         operand = op.operands[0]
@@ -351,6 +386,14 @@ def _permute_pairs(source: TensorSharding, target: TensorSharding) -> list[tuple
         used.add(sender)
         pairs.append((sender, d))
     return pairs
+
+
+def _bit_width(element: ir.Type) -> int | None:
+    if isinstance(element, ir.IntegerType):
+        return ir.IntegerType(element).width
+    if isinstance(element, ir.FloatType):
+        return ir.FloatType(element).width
+    return None
 
 
 def _first_free_channel(module: ir.Operation) -> int:

@@ -58,7 +58,7 @@ def lower_top_k(lw, op: ir.Operation) -> None:
     if not axes:
         return
     values, indices = op.results
-    k = values.type.shape[dim]
+    value_uses, index_uses = _uses(values), _uses(indices)
     mesh = sharding.mesh
     with op.location, after(op):
         offset = lw.offsets(sharding, list(operand.type.shape))[dim]
@@ -67,16 +67,15 @@ def lower_top_k(lw, op: ir.Operation) -> None:
                                      offset).result
         spread = stablehlo.BroadcastInDimOp(index_type, scalar, []).result
         global_indices = stablehlo.AddOp(indices, spread).result
-        all_values = lw.all_gather(values, dim, axes, mesh)
-        all_indices = lw.all_gather(global_indices, dim, axes, mesh)
+        all_values, all_indices = lw.all_gather_together([values, global_indices], dim,
+                                                         axes, mesh)
         sorted_values, sorted_indices = _sort_descending([all_values, all_indices], dim)
         shape = list(values.type.shape)
         top = [stablehlo.SliceOp(v, [0] * len(shape), shape, [1] * len(shape)).result
                for v in (sorted_values, sorted_indices)]
-    for old, new, first_user in ((values, top[0], all_values.owner.operation),
-                                 (indices, top[1], global_indices.owner.operation)):
+    for old, new, uses in ((values, top[0], value_uses), (indices, top[1], index_uses)):
         lw.shardings[new] = lw.shardings.get(old)
-        old.replace_all_uses_except(new, first_user)
+        _redirect(uses, new)
 
 
 def _sort_descending(inputs: list[ir.Value], dim: int) -> list[ir.Value]:
@@ -114,14 +113,11 @@ def lower_reduce(lw, op: ir.Operation) -> None:
     n = prod(a.size(sharding.mesh) for a in axes)
     results = list(op.results)
     count = len(results)
+    uses = [_uses(r) for r in results]
     with op.location, after(op):
-        gathered = []
-        for result in results:
-            shape = list(result.type.shape)
-            element = result.type.element_type
-            lifted = stablehlo.ReshapeOp(ir.RankedTensorType.get([1] + shape, element),
-                                         result).result
-            gathered.append(lw.all_gather(lifted, 0, axes, sharding.mesh))
+        lifted = [stablehlo.ReshapeOp(ir.RankedTensorType.get(
+            [1] + list(r.type.shape), r.type.element_type), r).result for r in results]
+        gathered = lw.all_gather_together(lifted, 0, axes, sharding.mesh)
         # The same reduce (body, init values) over the per-shard pairs, in shard order.
         final = op.clone()
     if SHARDING_ATTR in final.attributes:
@@ -131,7 +127,17 @@ def lower_reduce(lw, op: ir.Operation) -> None:
     final.attributes["dimensions"] = ir.DenseI64ArrayAttr.get([0])
     for result in final.results:
         lw.shardings[result] = lw.shardings.get(results[result.result_number])
-    for i in range(count):
-        first_user = gathered[i].owner.operation.operands[0].owner.operation
-        results[i].replace_all_uses_except(final.results[i], first_user)
     assert n == gathered[0].type.shape[0]
+    for i in range(count):
+        _redirect(uses[i], final.results[i])
+
+
+def _uses(value: ir.Value) -> list:
+    """(user, operand number) of every use of `value`, taken before the lowering adds
+    its own users."""
+    return [(use.owner, use.operand_number) for use in value.uses]
+
+
+def _redirect(uses: list, new: ir.Value) -> None:
+    for user, number in uses:
+        user.operands[number] = new

@@ -2,8 +2,9 @@
 // reduce over (values, iota) whose body picks a pair (NaN first, then the greater /
 // smaller value, ties to the lower index). Each device reduces its shard (the iota
 // is offset per shard, so indices are global), the per-shard pairs are all_gathered
-// along a new leading dim (shard order) and reduced again with the same body and init
-// values: 4 + 4 B per row and device instead of gathering the operand. Exact on inputs
+// along a new leading dim (shard order; values and indices in one all_gather, the
+// values bitcast to i32) and reduced again with the same body and init values: 4 + 4 B
+// per row and device instead of gathering the operand. Exact on inputs
 // full of ties, NaNs, +-0 and +-inf (the leftmost NaN, the lowest index of a tie).
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: %python %S/Inputs/ties_and_nans.py %t.npz f32:8x64
@@ -20,15 +21,17 @@ sdy.mesh @mesh = <["x"=2, "y"=4]>
 // CHECK:         %[[GIOTA:.*]] = stablehlo.add %[[IOTA]], %{{.*}} : tensor<4x16xi32>
 // CHECK:         %[[R:.*]]:2 = stablehlo.reduce(%arg0 init: %[[NINF:.*]]), (%[[GIOTA]] init: %[[ZERO:.*]]) across dimensions = [1] : (tensor<4x16xf32>, tensor<4x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
 // CHECK:         %[[V:.*]] = stablehlo.reshape %[[R]]#0 : (tensor<4xf32>) -> tensor<1x4xf32>
-// CHECK-NEXT:    %[[AV:.*]] = "stablehlo.all_gather"(%[[V]]) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>{{.*}} : (tensor<1x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    %[[I:.*]] = stablehlo.reshape %[[R]]#1 : (tensor<4xi32>) -> tensor<1x4xi32>
-// CHECK-NEXT:    %[[AI:.*]] = "stablehlo.all_gather"(%[[I]]) <{all_gather_dim = 0 : i64, {{.*}} : (tensor<1x4xi32>) -> tensor<4x4xi32>
+// CHECK-NEXT:    %[[VB:.*]] = stablehlo.bitcast_convert %[[V]] : (tensor<1x4xf32>) -> tensor<1x4xi32>
+// CHECK:         %[[PACK:.*]] = stablehlo.concatenate {{.*}} -> tensor<2x1x4xi32>
+// CHECK-NEXT:    %[[ALL:.*]] = "stablehlo.all_gather"(%[[PACK]]) <{all_gather_dim = 1 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>{{.*}} : (tensor<2x1x4xi32>) -> tensor<2x4x4xi32>
+// CHECK:         %[[AV:.*]] = stablehlo.bitcast_convert %{{.*}} : (tensor<4x4xi32>) -> tensor<4x4xf32>
+// CHECK:         %[[AI:.*]] = stablehlo.reshape %{{.*}} : (tensor<1x4x4xi32>) -> tensor<4x4xi32>
 // CHECK-NEXT:    %[[F:.*]]:2 = stablehlo.reduce(%[[AV]] init: %[[NINF]]), (%[[AI]] init: %[[ZERO]]) across dimensions = [0] : (tensor<4x4xf32>, tensor<4x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
 // CHECK:           stablehlo.compare GT
 // CHECK:         stablehlo.reduce({{.*}} across dimensions = [0] : (tensor<4x16xf32>, tensor<4x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xi32>)
-// CHECK:         "stablehlo.all_gather"({{.*}}) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>{{.*}} : (tensor<1x16xf32>) -> tensor<2x16xf32>
-// CHECK:         "stablehlo.all_gather"({{.*}}) <{all_gather_dim = 0 : i64, {{.*}} : (tensor<1x16xi32>) -> tensor<2x16xi32>
-// CHECK-NEXT:    stablehlo.reduce({{.*}} across dimensions = [0] : (tensor<2x16xf32>, tensor<2x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xi32>)
+// CHECK:         "stablehlo.all_gather"({{.*}}) <{all_gather_dim = 1 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>{{.*}} : (tensor<2x1x16xi32>) -> tensor<2x2x16xi32>
+// CHECK:         stablehlo.reduce({{.*}} across dimensions = [0] : (tensor<2x16xf32>, tensor<2x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xi32>)
 // CHECK:           stablehlo.compare LT
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|reduce_scatter|collective_permute)}}"
 
