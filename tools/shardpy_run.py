@@ -60,8 +60,12 @@ def _print_outputs(outputs) -> None:
     for i, out in enumerate(outputs):
         summary = ""
         if out.size and out.dtype.kind in "fiub":
+            import numpy as np
+
             as_float = out.astype("float64")
-            summary = f" sum={as_float.sum():.6g} min={as_float.min():.6g} max={as_float.max():.6g}"
+            with np.errstate(invalid="ignore"):  # inf - inf in a sum is NaN, said so
+                summary = (f" sum={as_float.sum():.6g} min={as_float.min():.6g} "
+                           f"max={as_float.max():.6g}")
         print(f"out{i}: {out.dtype}{list(out.shape)}{summary}")
 
 

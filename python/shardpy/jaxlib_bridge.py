@@ -232,6 +232,8 @@ def compile_module(client, module: ir.Module, devices: Sequence, shardy: bool = 
         from jaxlib import utils as jaxlib_utils
 
         jaxlib_utils.absl_set_min_log_level(2)
+    if _calls_lapack(module):
+        _initialize_lapack()
     try:
         return client.compile_and_load(
             module, executable_devices=xla_client.DeviceList(tuple(devices)),
@@ -243,18 +245,46 @@ def compile_module(client, module: ir.Module, devices: Sequence, shardy: bool = 
             jaxlib_utils.absl_set_min_log_level(1)
 
 
+def _calls_lapack(module: ir.Module) -> bool:
+    found = []
+
+    def visit(op):
+        if op.name == "stablehlo.custom_call" and ir.StringAttr(
+                op.attributes["call_target_name"]).value.startswith("lapack_"):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return bool(found)
+
+
+def _initialize_lapack() -> None:
+    """jaxlib's LAPACK custom calls (lapack_*_ffi, as jnp.linalg emits on CPU) need their
+    function table filled before they run (jax does it when it lowers them; a module
+    read from text never went through that): without it XLA:CPU crashes."""
+    try:
+        from jax._src.lib import lapack
+        lapack._lapack.initialize()
+    except (ImportError, AttributeError):  # another jaxlib: its own way, or none needed
+        pass
+
+
 def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
     """Put host arrays on devices: row i of each stacked array on devices[i], or
-    (unstacked) every array whole on every device."""
+    (unstacked) every array whole on every device. 64-bit arrays stay 64-bit (the
+    program's types say so; jax would otherwise narrow them to 32 bits)."""
     import jax
     import numpy as np
 
-    if not stacked and len(devices) == 1:
-        return [jax.device_put(x, devices[0]) for x in arrays]
-    mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
-    spec = jax.sharding.PartitionSpec("devices") if stacked else jax.sharding.PartitionSpec()
-    placement = jax.sharding.NamedSharding(mesh, spec)
-    return [jax.device_put(x, placement) for x in arrays]
+    with jax.enable_x64(True):
+        if not stacked and len(devices) == 1:
+            return [jax.device_put(x, devices[0]) for x in arrays]
+        mesh = jax.sharding.Mesh(np.array(devices), ("devices",))
+        spec = jax.sharding.PartitionSpec("devices") if stacked else \
+            jax.sharding.PartitionSpec()
+        placement = jax.sharding.NamedSharding(mesh, spec)
+        return [jax.device_put(x, placement) for x in arrays]
 
 
 def place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:

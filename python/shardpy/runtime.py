@@ -165,8 +165,8 @@ def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0 if np.array_equal(a, b) else float("inf")
     with np.errstate(invalid="ignore"):
         diff = np.abs(a.astype(np.complex128 if np.iscomplexobj(a) else np.float64) - b)
-    same_nan = np.isnan(a) & np.isnan(b)
-    return float(np.where(same_nan, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
+    same = (np.isnan(a) & np.isnan(b)) | (a == b)  # NaN and NaN, inf and inf agree
+    return float(np.where(same, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
 
 
 # --------------------------------------------------------------------------- wrapping
