@@ -28,6 +28,7 @@ from .diagnostics import ShardpyError, warning
 from .factor_propagation import (STRATEGIES, Direction, pass_through_factors, project,
                                  unproject)
 from .ir_utils import collect_ops
+from .maximal import drop_maximal_shardings
 from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, ShardingCodec, module_meshes
 from .sharding import AxisRef, DimSharding, TensorSharding
@@ -1051,6 +1052,7 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
+    drop_maximal_shardings(module)
     flatten_call_graph(module)
     split_constants(module)
     g = build_graph(module, table)
