@@ -17,6 +17,17 @@ gathered, result sliced) with a warning. Each entry says:
   lower        shardpy-to-local's fix-up for the op (a function (lowering, op)); None:
                the op is correct on shards as it is, once its result types are shrunk
                to local shapes.
+
+Optional planning hooks (keyword fields, for ops whose propagation rule is not how
+they are best computed on shards):
+
+  rule         (op, propagation rule) -> the rule insert-reshards places factors with
+               (dynamic_slice: a sliced dim kept sharded as a reduction factor)
+  counted_once (op) -> operand indices that a "sum" result must count once: they are
+               made unreduced on the op's sharded reduction axes (a scatter-add's
+               initial value, kept on one device and zero on the others)
+  whole_too    also weigh keeping the reduction factors whole (operands gathered), by
+               bytes moved, against computing partial results
 """
 from __future__ import annotations
 
@@ -26,6 +37,7 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from . import lowering_basic as basic
+from . import lowering_indexing as indexing
 from .reducers import reducer_kind
 
 
@@ -34,6 +46,9 @@ class LocalOp:
     combine: Callable[[ir.Operation], str | None] | None = None
     permutation: bool = False
     lower: Callable | None = None
+    rule: Callable | None = None
+    counted_once: Callable | None = None
+    whole_too: bool = False
 
 
 def _sum(op: ir.Operation) -> str:
@@ -57,6 +72,17 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.slice":             LocalOp(None, False, basic.lower_slice),
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
+    "stablehlo.gather":            LocalOp(indexing.gather_combine, False,
+                                           indexing.lower_gather),
+    "stablehlo.scatter":           LocalOp(indexing.scatter_combine, False,
+                                           indexing.lower_scatter,
+                                           counted_once=indexing.scatter_counted_once),
+    "stablehlo.dynamic_slice":     LocalOp(indexing.dynamic_slice_combine, False,
+                                           indexing.lower_dynamic_slice,
+                                           rule=indexing.dynamic_slice_rule,
+                                           whole_too=True),
+    "stablehlo.dynamic_update_slice": LocalOp(None, False,
+                                              indexing.lower_dynamic_update_slice),
 }
 
 # Ops without operands that shardpy-to-local builds per device in any sharding.
