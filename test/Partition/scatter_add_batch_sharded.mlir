@@ -3,7 +3,7 @@
 // initial table must count once: it is made unreduced on "x" (kept on the first
 // device, zero on the other: a local select, no communication), the scatter's result
 // is a partial sum over "x", and one all_reduce over "x" finishes it (groups {0,4},
-// {1,5}, ...), 256 B per device. Updates are never gathered.
+// {1,5}, ...), 128 B per device. Updates are never gathered.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: computed replicated
