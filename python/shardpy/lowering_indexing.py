@@ -480,6 +480,14 @@ def lower_scatter(lw, op: ir.Operation) -> None:
                 idx.set(c, stablehlo.SubtractOp(
                     clamped, _spread(offset, idx.component_shape)).result)
             op.operands[n] = idx.joined()
+            # XLA (jaxlib 0.10.2, CPU) fuses a dynamic_slice that makes the operand
+            # (an all_slice) into the scatter and applies indices outside the local
+            # rows to the unsliced array; a barrier keeps a computed operand apart.
+            computed = [i for i, v in enumerate(inputs) if isinstance(v, ir.OpResult)]
+            if computed:
+                kept = stablehlo.OptimizationBarrierOp([inputs[i] for i in computed]).results
+                for i, value in zip(computed, kept):
+                    inputs[i] = op.operands[i] = value
         _bool_attr(op, "indices_are_sorted", False)
         _bool_attr(op, "unique_indices", False)
     if batch_axes and reducer not in IDEMPOTENT_REDUCERS and reducer != "stablehlo.add":
