@@ -202,15 +202,13 @@ def scatter(c: _Case):
     updates = c.arg([b, d])
     reducer = c.r.choice(["add", "maximum"])
     t = ttype([v, d], "f32")
-    c.lines.append(
-        f'%0 = "stablehlo.scatter"({operand}, {ids}, {updates}) <{{indices_are_sorted = false, '
-        f"scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
-        f"inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
-        f"index_vector_dim = 1>, unique_indices = false}}> ({{\n"
-        f"  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
-        f"    %z = stablehlo.{reducer} %x, %y : tensor<f32>\n"
-        f"    stablehlo.return %z : tensor<f32>\n"
-        f"  }}) : ({t}, {ttype([b, 1], 'i32')}, {ttype([b, d], 'f32')}) -> {t}")
+    numbers = ("update_window_dims = [1], inserted_window_dims = [0], "
+               "scatter_dims_to_operand_dims = [0], index_vector_dim = 1")
+    c.lines.append(f'%0 = "stablehlo.scatter"({operand}, {ids}, {updates}) '
+                   f"<{{indices_are_sorted = false, scatter_dimension_numbers = "
+                   f"#stablehlo.scatter<{numbers}>, unique_indices = false}}> "
+                   + _region(f"stablehlo.{reducer} %l, %r : tensor<f32>")
+                   + f" : ({t}, {ttype([b, 1], 'i32')}, {ttype([b, d], 'f32')}) -> {t}")
     return [("%0", t, 2)]
 
 
@@ -219,14 +217,17 @@ def sort(c: _Case):
     dim = c.r.randrange(len(shape))
     a = c.arg(shape, must=dim if c.r.random() < 0.6 else None)
     t = ttype(shape, "f32")
-    c.lines.append(
-        f'%0 = "stablehlo.sort"({a}) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n'
-        f"  ^bb0(%l: tensor<f32>, %r: tensor<f32>):\n"
-        f"    %lt = stablehlo.compare LT, %l, %r, TOTALORDER : "
-        f"(tensor<f32>, tensor<f32>) -> tensor<i1>\n"
-        f"    stablehlo.return %lt : tensor<i1>\n"
-        f"  }}) : ({t}) -> {t}")
+    c.lines.append(f'%0 = "stablehlo.sort"({a}) <{{dimension = {dim} : i64, is_stable = true}}> '
+                   + _region("stablehlo.compare LT, %l, %r, TOTALORDER : "
+                             "(tensor<f32>, tensor<f32>) -> tensor<i1>", "i1")
+                   + f" : ({t}) -> {t}")
     return [("%0", t, len(shape))]
+
+
+def _region(line: str, result: str = "f32") -> str:
+    """A region of two f32 scalars %l, %r returning `%z = line`."""
+    return (f"({{\n  ^bb0(%l: tensor<f32>, %r: tensor<f32>):\n    %z = {line}\n"
+            f"    stablehlo.return %z : tensor<{result}>\n  }})")
 
 
 FAMILIES = {f.__name__: f for f in (elementwise, reduce, argmax, dot, reshard, gather,
