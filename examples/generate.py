@@ -276,17 +276,19 @@ EXAMPLES = {
 JAX_VERSION = "0.10.2"  # the files are byte-exact for this version only
 
 
-def main():
+def main(examples=None, script="examples/generate.py", description=__doc__):
+    """Write (or --check) `examples`: file name -> function returning the text."""
+    examples = EXAMPLES if examples is None else examples
     if jax.__version__ != JAX_VERSION:
         print(f"warning: JAX {jax.__version__} is not {JAX_VERSION}; the output may differ",
               file=sys.stderr)
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="do not write; exit 1 if any file differs from what would be generated")
     check = parser.parse_args().check
 
     stale = []
-    for name, generate in EXAMPLES.items():
+    for name, generate in examples.items():
         path = EXAMPLES_DIR / name
         text = generate()
         if not text.endswith("\n"):
@@ -299,10 +301,10 @@ def main():
             print(f"wrote {name}")
 
     if stale:
-        print("out of date (run `python examples/generate.py`):", *stale, sep="\n  ")
+        print(f"out of date (run `python {script}`):", *stale, sep="\n  ")
         return 1
     if check:
-        print(f"all {len(EXAMPLES)} example modules are up to date")
+        print(f"all {len(examples)} example modules are up to date")
     return 0
 
 

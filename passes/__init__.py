@@ -2,8 +2,11 @@
 
 Pipeline order (DESIGN.md): shardpy-import -> shardpy-propagate ->
 shardpy-insert-reshards -> shardpy-reshard-to-collectives -> shardpy-to-local
-(named together as shardpy-partition). Utility passes: shardpy-strip-shardings.
+(named together as shardpy-partition). Utility passes: shardpy-strip-shardings,
+shardpy-export-gspmd.
 """
+from . import import_gspmd  # noqa: F401
+from . import export_gspmd  # noqa: F401
 from . import strip_shardings  # noqa: F401
 from . import propagate  # noqa: F401
 from . import show_rules  # noqa: F401
@@ -15,5 +18,5 @@ from shardpy.pipeline import register_pipeline  # noqa: E402
 
 register_pipeline(
     "shardpy-partition",
-    "shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local",
+    "shardpy-import,shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local",
     "the whole SPMD partitioner: global module in, per-device module out")

@@ -28,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shardpy-opt", description=__doc__, epilog=_passes_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("input", nargs="?", default="-", help="input file ('-' for stdin)")
+    parser.add_argument("input", nargs="?", default="-",
+                        help="input file: MLIR text or bytecode, or HLO text (.hlo or an "
+                             "HloModule header); '-' for stdin")
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
     parser.add_argument("--pass-pipeline", help="textual pass pipeline, e.g. "
                         "'builtin.module(canonicalize,shardpy-strip-shardings)'")
@@ -121,7 +123,8 @@ def main_body(argv: list[str]) -> int:
     for chunk in chunks:
         engine = DiagnosticEngine(name)
         with engine.capturing(context):
-            module = irio.parse_module(chunk.text, context, engine, chunk.first_line)
+            module = irio.parse_module(chunk.text, context, engine, chunk.first_line,
+                                       hlo=irio.is_hlo_path(args.input))
             ok = module is not None and pipeline.run(module, engine)
         if args.verify_diagnostics:
             problems = verify(engine.diagnostics, collect_expected(chunk.text, chunk.first_line),

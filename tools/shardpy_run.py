@@ -30,7 +30,7 @@ DEFAULT_PIPELINE = "shardpy-partition"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shardpy-run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", help="module to run (.mlir text or bytecode; '-' for stdin)")
+    p.add_argument("input", help="module to run (.mlir text or bytecode, HLO text; '-' for stdin)")
     p.add_argument("--inputs", type=Path, help=".npz with arrays arg0, arg1, ... (global shapes)")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--reference", action="store_true",
@@ -60,8 +60,12 @@ def _print_outputs(outputs) -> None:
     for i, out in enumerate(outputs):
         summary = ""
         if out.size and out.dtype.kind in "fiub":
+            import numpy as np
+
             as_float = out.astype("float64")
-            summary = f" sum={as_float.sum():.6g} min={as_float.min():.6g} max={as_float.max():.6g}"
+            with np.errstate(invalid="ignore"):  # inf - inf in a sum is NaN, said so
+                summary = (f" sum={as_float.sum():.6g} min={as_float.min():.6g} "
+                           f"max={as_float.max():.6g}")
         print(f"out{i}: {out.dtype}{list(out.shape)}{summary}")
 
 
@@ -149,6 +153,8 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         if run_partitioned:
             num_devices = runtime.device_count(op, runtime.signature(op))
             report["per_device_module"] = stats.module_stats(op).to_json()
+        elif reference_module is not None:
+            num_devices = _reference_devices(context, reference_module)
         if args.platform == "cpu":
             request_host_devices(max(num_devices, args.devices or 0))
         executor = runtime.Executor(args.platform)
@@ -159,7 +165,7 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
         if args.reference or args.check:
             results["reference"] = _run_reference(executor, context, reference_module, inputs,
-                                                  args.benchmark, report)
+                                                  args.benchmark, report, num_devices)
         engine.flush()
 
     main_result = results.get("partitioned") or results["reference"]
@@ -201,19 +207,38 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     return 1 if failed else 0
 
 
-def _run_reference(executor, context, module, inputs, repeats, report):
+def _run_reference(executor, context, module, inputs, repeats, report, num_devices):
     """The global program on one device; programs with per-device code (manual
-    computations) have no single-device form and run through XLA's partitioner."""
+    computations) have no single-device form and run through XLA's partitioner
+    (on as many devices as the partitioned run)."""
     from shardpy.passes.strip_shardings import StripShardings, has_per_device_code
 
     if has_per_device_code(module):
         print("reference: XLA's SPMD partitioner (the module has per-device code)")
         report["reference"] = "xla-partitioner"
-        return executor.run_global_by_xla(module, inputs, repeats)
+        return executor.run_global_by_xla(module, inputs, repeats, num_devices)
     with context, module.location:
         StripShardings().run(module)
     report["reference"] = "single-device"
     return executor.run_global(module, inputs, repeats)
+
+
+def _reference_devices(context, module) -> int:
+    """Devices the reference needs: one, or for per-device code (run by XLA's
+    partitioner) every device of the module's meshes; a GSPMD module's meshes are
+    the ones shardpy-import derives."""
+    from shardpy import runtime
+    from shardpy.gspmd_import import import_module
+    from shardpy.passes.strip_shardings import has_per_device_code
+    from shardpy.sdy_codec import module_meshes
+
+    if not has_per_device_code(module):
+        return 1
+    meshes = module.clone()
+    with context, module.location:
+        import_module(meshes)
+    sizes = [mesh.size for mesh in module_meshes(meshes).values() if not mesh.is_maximal]
+    return max([runtime.device_count(meshes, runtime.signature(meshes))] + sizes)
 
 
 def _load_expected(path: Path, count: int):

@@ -142,7 +142,7 @@ class Comparison:
 def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
             ) -> Comparison:
     """Integers and booleans exactly; floats within atol + rtol * max|expected| (NaN
-    equals NaN).
+    equals NaN, an infinity equals itself).
 
     The relative part is scaled by the output's largest magnitude, not each element's:
     a partitioned program sums in a different order, and an element that is the small
@@ -160,7 +160,7 @@ def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, at
     with np.errstate(invalid="ignore"):
         diff = np.abs(a - e)
     both_nan = np.isnan(a) & np.isnan(e) if not exact else np.zeros(a.shape, bool)
-    diff = np.where(both_nan, 0.0, diff)
+    diff = np.where(both_nan | (a == e), 0.0, diff)  # equal infinities differ by 0
     diff = np.where(np.isnan(diff), np.inf, diff)
     max_error = float(diff.max())
     if exact:

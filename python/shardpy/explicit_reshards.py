@@ -16,11 +16,16 @@ Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded (with halo exchanges, weighed against gathering
 them by bytes) is local_ops.LOCAL_OPS (plus every pointwise op);
 other ops get every operand replicated and are computed whole on every device, with a
-warning: correct, never wrong. Factors that need replication are always replicated.
+warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
+dim) are never computed sharded: the candidate placements weighed by bytes also move
+their axes onto another factor of the op (an all_to_all in, and one back where the
+result wants it), or, where LocalOp.split allows (top_k), keep them sharded on the
+operand and leave the combining to the lowering. An iota or constant operand is made
+again in the layout its user wants instead of being resharded.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import gcd, prod
 
 from jaxlib.mlir import ir
@@ -29,7 +34,7 @@ from jaxlib.mlir.dialects import sdy
 from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
-from .local_ops import LOCAL_OPS, SOURCE_OPS
+from .local_ops import SOURCE_OPS, local_entry
 from .reducers import reducer_kind
 from .rules import FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
@@ -93,6 +98,16 @@ def replicated(template: TensorSharding, rank: int) -> TensorSharding:
     return TensorSharding.replicated_on(template.mesh, rank, template.mesh_name)
 
 
+FALLBACK_DEFAULT = "its operands are gathered on every device and its result sliced"
+FALLBACK_REASONS = {
+    # The bits rng_bit_generator returns are a function of the state and of the whole
+    # output shape (StableHLO leaves the algorithm's use of the shape to the
+    # implementation): no device can make just its part of the global array.
+    "stablehlo.rng_bit_generator": "its bits depend on the whole output shape, so every "
+                                   "device generates all of them and keeps its shard",
+}
+
+
 @dataclass
 class OpPlan:
     operands: list[TensorSharding | None]  # required (None: leave as is)
@@ -110,6 +125,7 @@ class ExplicitReshards:
         self._plans: dict = {}      # (rule key, shardings by identity) -> OpPlan
         self._interned: dict = {}   # sharding -> one object per distinct sharding
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
+        self._remade: list[ir.Operation] = []  # source ops copied into other layouts
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -122,6 +138,10 @@ class ExplicitReshards:
         for func in funcs.values():
             for op in program_ops(func):
                 self._op(op, func)
+        for source in self._remade:  # copied for every user: the original is dead
+            if not any(True for _ in source.results[0].uses):
+                source.erase()
+        self._remade.clear()
         fold_reshard_chains(self.module)
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
@@ -153,8 +173,11 @@ class ExplicitReshards:
                 self._reshard_operand(op, i, self.state.codec.decode(attr, op.location))
         elif name == "func.call":
             self._call(op)
-        elif name.startswith("sdy.") or name in ("stablehlo.case", "stablehlo.if",
-                                                 "sdy.named_computation"):
+        elif name in ("stablehlo.case", "stablehlo.if"):
+            # Every device must take the same branch: the index / predicate whole (a
+            # partial sum is finished first). Branch values at their returns.
+            self._reshard_operand(op, 0, None)
+        elif name.startswith("sdy.") or name == "sdy.named_computation":
             return  # reshards and collectives are lowered later; branches at their returns
         else:
             self._compute_op(op)
@@ -168,7 +191,8 @@ class ExplicitReshards:
         if name in ("stablehlo.while", "stablehlo.case", "stablehlo.if",
                     "sdy.named_computation"):
             if name == "stablehlo.while" and _region_index(parent, op) == 0:
-                return  # the loop condition returns a replicated predicate
+                self._reshard_operand(op, 0, None)  # the predicate whole on every device
+                return
             for i in range(len(op.operands)):
                 self._reshard_operand(op, i, self.state.of(parent.results[i]))
         elif name == "sdy.manual_computation":
@@ -213,8 +237,9 @@ class ExplicitReshards:
             return
         template = next((s for s in result_shardings + operand_shardings if s is not None),
                         None)
-        if template is None:
-            return  # nothing sharded: every device computes the whole op
+        if template is None or all(_placement_key(s) is None
+                                   for s in operand_shardings + result_shardings):
+            return  # nothing sharded or partial: every device computes the whole op
         if self._elementwise_in_place(op, operand_shardings, result_shardings):
             return
         if op.name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
@@ -227,7 +252,7 @@ class ExplicitReshards:
         rule_key, rule = self._rule(op)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
-        entry = LOCAL_OPS.get(op.name)
+        entry = local_entry(op)
         combine = entry.combine(op) if entry is not None and entry.combine else None
         variant = entry.variant(op) if entry is not None and entry.variant else None
         plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
@@ -244,8 +269,8 @@ class ExplicitReshards:
                                       (operand_shardings, result_shardings))
         if plan.fallback and op.name not in self.warned:
             self.warned.add(op.name)
-            warning(op.location, f"'{op.name}' is computed replicated: its operands are "
-                                 f"gathered on every device and its result sliced")
+            warning(op.location, f"'{op.name}' is computed replicated: "
+                                 + FALLBACK_REASONS.get(op.name, FALLBACK_DEFAULT))
         for i, target in enumerate(plan.operands):
             if target is not None:
                 self._reshard_operand(op, i, target)
@@ -317,10 +342,12 @@ class ExplicitReshards:
         if not local:
             return OpPlan([replicated(template, r) for r in ranks_in],
                           [replicated(template, r) for r in ranks_out], fallback=True)
+        rule = _one_sided_factors_replicated(rule, op)
         sizes = template.mesh.axes
         tensors = [project(m, s, rule.factor_sizes, sizes) if s is not None else None
                    for m, s in zip(rule.operands + rule.results,
                                    operand_shardings + result_shardings)]
+        num_operands = len(op.operands)
         # Two candidate placements of the factors: keep the results where they are, or
         # keep the operands where they are (e.g. a sharded contraction reduce-scattered
         # into place instead of moving both operands); the cheaper one by bytes moved.
@@ -328,8 +355,8 @@ class ExplicitReshards:
         # stay sharded where the op's lowering exchanges what shards need between
         # devices (LOCAL_OPS' `exchange`: the bytes its collective_permutes move, each
         # counted whole, as stats.py does); each placement is also tried with them
-        # whole (the planner's gathers), and the cheaper one by bytes wins; on a tie,
-        # the one without an exchange (fewer collectives).
+        # whole (the planner's gathers). The fewest bytes win; on a tie, the least work
+        # per device, then the placement without an exchange (fewer collectives).
         permutation = frozenset(rule.factors_of(FactorKind.PERMUTATION))
         exchange = entry is not None and entry.permutation
         options = [permutation]
@@ -339,11 +366,16 @@ class ExplicitReshards:
         shapes = [shape_of(v.type) for v in op.operands] + [shape_of(r.type)
                                                              for r in op.results]
         best = None
+        bases = []
         for whole in options:
             for prefer in ("results", "operands"):
-                factor_axes = _choose_factor_axes(rule, tensors, len(op.operands), sizes,
+                factor_axes = _choose_factor_axes(rule, tensors, num_operands, sizes,
                                                   combine is not None, whole, prefer,
                                                   shapes)
+                if combine == "select-pair":
+                    factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
+                if whole is options[-1]:
+                    bases.append(factor_axes)  # windowed factors whole
                 candidate = self._placement(op, rule, factor_axes, operand_shardings,
                                             template, combine)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
@@ -353,10 +385,70 @@ class ExplicitReshards:
                     moved = entry.exchange(op, candidate.operands, candidate.results)
                     if moved is None:
                         continue  # the lowering cannot compute these shards
-                key = (cost + moved, moved > 0)
+                key = (cost + moved, _work(op, candidate), moved > 0)
                 if best is None or key < best[0]:
                     best = (key, candidate)
+        # Need-replication factors an operand has sharded: their axes moved onto another
+        # factor (an all_to_all rather than an all_gather), or kept sharded where the op
+        # combines per-shard results itself (LocalOp.split). Taken when they move fewer
+        # bytes, or as many but leave less to compute per device.
+        for factor_axes in bases:
+            for moved in _moved_replicated_axes(rule, tensors, num_operands, factor_axes,
+                                                sizes):
+                candidate = self._placement(op, rule, moved, operand_shardings, template,
+                                            combine)
+                cost = _reshard_cost(op, operand_shardings, candidate.operands,
+                                     candidate.results, result_shardings)
+                key = (cost, _work(op, candidate), False)
+                if key < best[0]:
+                    best = (key, candidate)
+            if entry is not None and entry.split is not None:
+                for candidate, internal in self._split_placements(
+                        op, rule, entry, tensors, num_operands, factor_axes, template):
+                    cost = internal + _reshard_cost(op, operand_shardings, candidate.operands,
+                                                    candidate.results, result_shardings)
+                    key = (cost, _work(op, candidate), False)
+                    if key < best[0]:
+                        best = (key, candidate)
         return best[1]
+
+    def _split_placements(self, op, rule, entry, tensors, num_operands, factor_axes,
+                          template):
+        """Placements keeping a need-replication factor sharded on the operands (as the
+        most sharded operand has it), results whole on it, with the bytes per device the
+        lowering's own all_gather of the per-shard results moves."""
+        from .stats import element_bytes
+
+        sizes = template.mesh.axes
+        used = [a for axes in factor_axes for a in axes]
+        for f, kind in enumerate(rule.kinds):
+            if kind is not FactorKind.NEED_REPLICATION:
+                continue
+            axes = []
+            for t in tensors[:num_operands]:
+                fs = t.factors.get(f) if t is not None else None
+                if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(axes, sizes):
+                    axes = list(fs.axes)
+            kept = []
+            for ref in axes:
+                if any(aa.overlaps(ref, u, sizes) for u in used):
+                    break
+                kept.append(ref)
+            shards = aa.axes_size(kept, sizes)
+            if shards <= 1 or not entry.split(op, f, shards):
+                continue
+            split = [list(a) for a in factor_axes]
+            split[f] = kept
+            operands = [_sharding_from_factors(m, rule, split, template, sizes)
+                        for m in rule.operands]
+            results = [_sharding_from_factors(m, rule, factor_axes, template, sizes)
+                       for m in rule.results]
+            internal = 0.0
+            for result, sharding in zip(op.results, results):
+                local = sharding.local_shape(tuple(result.type.shape))
+                internal += prod(local) * element_bytes(result.type.element_type) * (
+                    shards - 1)
+            yield OpPlan(operands, results), internal
 
     def _placement(self, op, rule, factor_axes, operand_shardings, template,
                    combine: str | None) -> OpPlan:
@@ -405,6 +497,18 @@ class ExplicitReshards:
         if cached is not None and _inside(op, cached[1]):
             op.operands[index] = cached[0]
             return
+        if _from_source(value) and not target.unreduced:
+            # An iota or constant is made again in the wanted layout: no data moves.
+            with op.location, ir.InsertionPoint(op):
+                copy = value.owner.operation.clone()
+            new = copy.results[0]
+            self.state.set_results(copy, [plain(target, target.dims)])
+            source = value.owner.operation
+            if not any(source == seen for seen in self._remade):
+                self._remade.append(source)
+            self._conversions[key] = (new, op.block)
+            op.operands[index] = new
+            return
         with op.location, ir.InsertionPoint(op):
             new = self._convert(value, current, target)
         self._conversions[key] = (new, op.block)
@@ -412,6 +516,8 @@ class ExplicitReshards:
 
     def _reshard_result(self, op: ir.Operation, result: ir.Value,
                         have: TensorSharding | None, want: TensorSharding | None) -> None:
+        if not any(True for _ in result.uses):
+            return  # nobody reads it (e.g. the sorted keys of an argsort)
         if want is None:
             if have is None or not have.unreduced:
                 return
@@ -705,14 +811,107 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
     return chosen
 
 
+def _from_source(value: ir.Value) -> bool:
+    """Is `value` made by an iota or constant (remade in any layout for free)?"""
+    return isinstance(value, ir.OpResult) and value.owner.operation.name in SOURCE_OPS
+
+
+def _one_sided_factors_replicated(rule: OpRule, op: ir.Operation) -> OpRule:
+    """A pass-through factor that no result has (a dim an op consumes without saying
+    it reduces, as approx top-k's input dim) cannot be computed on shards: treat it as
+    needing replication. Nor, for a custom call, can one that no operand has (a
+    kernel's output dim, as the matrix dims of LAPACK's potrf in JAX's rule: the kernel
+    computes them whole); other ops fill such dims the same everywhere (broadcast)."""
+    in_results = {f for t in rule.results for dim in t for f in dim}
+    in_operands = {f for t in rule.operands for dim in t for f in dim}
+    custom = op.name == "stablehlo.custom_call"
+    kinds = list(rule.kinds)
+    changed = False
+    for f, kind in enumerate(kinds):
+        if kind is not FactorKind.PASS_THROUGH or rule.factor_sizes[f] == 1:
+            continue
+        if f not in in_results or (custom and f not in in_operands):
+            kinds[f] = FactorKind.NEED_REPLICATION
+            changed = True
+    return replace(rule, kinds=tuple(kinds)) if changed else rule
+
+
+def _one_ordered_reduction(rule: OpRule, factor_axes, sizes) -> list[list[AxisRef]]:
+    """An argmax/argmin over several dims keeps only the major-most reduced dim of size
+    > 1 sharded: its shards are then contiguous runs of the reduction order, and reducing
+    them in shard order is exact even for order-sensitive bodies (the leftmost NaN)."""
+    out = [list(a) for a in factor_axes]
+    reduced = [f for dim in rule.operands[0] for f in dim
+               if rule.kinds[f] is FactorKind.REDUCTION and rule.factor_sizes[f] > 1]
+    for f in reduced[1:]:
+        out[f] = []
+    return out
+
+
+def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
+                           sizes):
+    """Factor choices where the axes operands have on need-replication factors move
+    onto one pass-through factor of every operand and result (appended minor-most, so
+    the reshard is an all_to_all), one choice per factor that can take them evenly."""
+    used = {a for axes in factor_axes for a in axes}
+    moving: list[AxisRef] = []
+    for f, kind in enumerate(rule.kinds):
+        if kind is not FactorKind.NEED_REPLICATION:
+            continue
+        best: list[AxisRef] = []
+        for t in tensors[:num_operands]:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
+                best = list(fs.axes)
+        for ref in best:
+            if ref in moving or any(aa.overlaps(ref, u, sizes) for u in used):
+                continue
+            if any(aa.overlaps(ref, m, sizes) for m in moving):
+                continue
+            moving.append(ref)
+    if not moving:
+        return
+    moving_size = aa.axes_size(moving, sizes)
+    tensors_all = rule.operands + rule.results
+    for g, kind in enumerate(rule.kinds):
+        if kind is not FactorKind.PASS_THROUGH:
+            continue
+        # g must be the only factor of its dim in every tensor, and in all of them.
+        if not all(any(dim == (g,) for dim in t) for t in tensors_all if t):
+            continue
+        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size):
+            continue
+        moved = [list(a) for a in factor_axes]
+        moved[g] = moved[g] + moving
+        yield moved
+
+
+def _work(op, plan: OpPlan) -> int:
+    """Elements per device the op computes on (operands' local sizes): the tie-break
+    between placements that move as many bytes. Ops that only move data (concatenate,
+    pad...) count none: there the placement with fewer collectives (the first one
+    weighed) wins the tie."""
+    if op.name in LINEAR_ALL_OPERANDS or op.name in LINEAR_SINGLE_OPERAND or \
+            op.name == "stablehlo.pad":
+        return 0
+    total = 0
+    for value, sharding in zip(op.operands, plan.operands):
+        shape = value.type.shape if isinstance(value.type, ir.RankedTensorType) else ()
+        local = sharding.local_shape(tuple(shape)) if sharding is not None else shape
+        total += prod(local)
+    return total
+
+
 def _reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     """Bytes per device the reshards around `op` would move (planner's cost model)."""
     from .reshard_planner import ReshardError, plan_reshard
     from .stats import element_bytes
 
     total = 0.0
-    pairs = list(zip(op.operands, have_operands, want_operands)) + list(
-        zip(op.results, produced, wanted))
+    pairs = [p for p in zip(op.operands, have_operands, want_operands)
+             if not (_from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
+    pairs += [p for p in zip(op.results, produced, wanted)
+              if any(True for _ in p[0].uses)]
     for value, have, want in pairs:
         if want is None or have is None or same_layout(have, want):
             continue

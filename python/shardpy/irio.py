@@ -1,9 +1,15 @@
-"""Reading and writing modules: MLIR text or bytecode, from files or stdin.
+"""Reading and writing modules: MLIR text or bytecode, or HLO text, from files or stdin.
 
 Parsing goes through MLIR's own parser; errors come back through the diagnostic
 engine as `file:line:col: error: ...`. `--split-input-file` chunks keep the line
 numbers of the original file (each chunk is parsed after as many blank lines as
 precede it), so diagnostics and `expected-error` comments agree with the file.
+
+HLO text (a `.hlo` file, or text that starts with `HloModule`: what PyTorch/XLA and
+XLA dumps print) goes through XLA's own parser and HLO -> StableHLO converter
+(jaxlib_bridge); its errors keep their line:col. Ops come back located by
+instruction name; the name's definition line is added, so later diagnostics point
+into the HLO file too.
 """
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ from .diagnostics import Diagnostic, DiagnosticEngine
 
 BYTECODE_MAGIC = b"ML\xefR"
 SPLIT_MARKER = "// -----"
+HLO_SUFFIX = ".hlo"
+HLO_HEADER = "HloModule"
 
 
 @dataclass(frozen=True)
@@ -52,12 +60,28 @@ def split_chunks(text: str) -> list[Chunk]:
     return chunks
 
 
+def is_hlo_text(text: str) -> bool:
+    """Does `text` start (after blank and comment lines) with an `HloModule` header?"""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("//", "/*", "*")):
+            return stripped.startswith(HLO_HEADER + " ")
+    return False
+
+
+def is_hlo_path(path: str) -> bool:
+    return path.endswith(HLO_SUFFIX)
+
+
 def parse_module(source: str | bytes, context: ir.Context, engine: DiagnosticEngine,
-                 first_line: int = 0) -> ir.Module | None:
-    """Parse text or bytecode; None (with diagnostics in `engine`) on failure.
+                 first_line: int = 0, hlo: bool = False) -> ir.Module | None:
+    """Parse MLIR text, bytecode or (`hlo`, or detected) HLO text; None (with
+    diagnostics in `engine`) on failure.
 
     The engine must be capturing `context`'s diagnostics.
     """
+    if isinstance(source, str) and (hlo or is_hlo_text(source)):
+        return parse_hlo(source, context, engine, first_line)
     if isinstance(source, str) and first_line:
         source = "\n" * first_line + source
     before = len(engine.diagnostics)
@@ -70,6 +94,80 @@ def parse_module(source: str | bytes, context: ir.Context, engine: DiagnosticEng
         if isinstance(source, str):
             _explain(engine.diagnostics[before:], source)
         return None
+
+
+def parse_hlo(text: str, context: ir.Context, engine: DiagnosticEngine,
+               first_line: int = 0) -> ir.Module | None:
+    """HLO text -> StableHLO module (GSPMD shardings kept as `mhlo.sharding`)."""
+    from .jaxlib_bridge import HloTextError, hlo_text_to_stablehlo
+
+    try:
+        data = hlo_text_to_stablehlo(text)
+    except HloTextError as err:
+        with context:  # XLA's first error, the rest (often its consequences) as notes
+            located = [(ir.Location.file("-", line + first_line, col) if line else None, message)
+                       for line, col, message in err.errors]
+            engine.emit("error", located[0][0], located[0][1], tuple(located[1:]))
+        return None
+    before = len(engine.diagnostics)
+    module = parse_module(data, context, engine)
+    if module is None:  # XLA's HLO parser checks less than MLIR's verifier does
+        for diag in engine.diagnostics[before:]:
+            diag.notes = [n for n in diag.notes if not n.message.startswith("in bytecode")]
+        engine.emit("note", None, "XLA read the HLO text, but its StableHLO form does not "
+                                  "verify (XLA's HLO parser checks shapes less strictly)")
+        return None
+    with context:
+        _locate_instructions(module, _instruction_lines(text, first_line))
+    return module
+
+
+def _instruction_lines(text: str, first_line: int) -> dict[str, tuple[int, int]]:
+    """Instruction name -> (line, col) of its definition (`[ROOT] %name = ...`).
+
+    Only a name index for diagnostics: XLA has parsed the text already.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    for number, line in enumerate(text.splitlines(), start=first_line + 1):
+        stripped = line.lstrip()
+        head, sep, _ = stripped.partition(" = ")
+        if not sep:
+            continue
+        col = len(line) - len(stripped) + 1
+        if head.startswith("ROOT "):
+            head, col = head[len("ROOT "):].lstrip(), col + len("ROOT ")
+        name = head.lstrip("%")
+        if name and not any(c.isspace() for c in name):
+            found.setdefault(name, (number, col))
+    return found
+
+
+def _with_position(loc: ir.Location, lines: dict[str, tuple[int, int]]) -> ir.Location | None:
+    """`loc("dot.18")` -> `loc("dot.18"("-":7:3))` when the name is an instruction."""
+    if loc.typeid != ir.NameLoc.static_typeid:
+        return None
+    name_loc = ir.NameLoc(loc)
+    if name_loc.name_str not in lines or \
+            name_loc.child_loc.typeid != ir.Location.unknown().typeid:
+        return None
+    line, col = lines[name_loc.name_str]
+    return ir.Location.name(name_loc.name_str, ir.Location.file("-", line, col))
+
+
+def _locate_instructions(module: ir.Module, lines: dict[str, tuple[int, int]]) -> None:
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        located = _with_position(op.location, lines)
+        if located is not None:
+            op.location = located
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    located = _with_position(arg.location, lines)
+                    if located is not None:
+                        arg.set_location(located)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
 
 
 def _explain(diagnostics: list[Diagnostic], source: str) -> None:
@@ -115,7 +213,7 @@ def write_output(data: str | bytes, path: str) -> None:
 
 
 def load_module(path: str, context: ir.Context, engine: DiagnosticEngine) -> ir.Module | None:
-    """Read and parse one whole input (text or bytecode)."""
+    """Read and parse one whole input (MLIR text or bytecode, HLO text)."""
     try:
         data = read_input(path)
     except OSError as err:
@@ -129,4 +227,4 @@ def load_module(path: str, context: ir.Context, engine: DiagnosticEngine) -> ir.
         engine.emit("error", None, f"'{display_name(path)}' is neither MLIR text (UTF-8) "
                                    f"nor MLIR bytecode")
         return None
-    return parse_module(text, context, engine)
+    return parse_module(text, context, engine, hlo=is_hlo_path(path))

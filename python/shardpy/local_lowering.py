@@ -32,7 +32,7 @@ from .diagnostics import ShardpyError
 from .explicit_reshards import program_ops
 from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
-from .local_ops import LOCAL_OPS
+from .local_ops import local_entry
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
 from .sharding_state import ShardingState
@@ -40,6 +40,9 @@ from .sharding_state import ShardingState
 PER_DEVICE_ATTR = "shardpy.per_device"
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
                "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced")
+# Producers XLA:CPU splits an all-to-all over (found by test/fuzz, see the regressions
+# fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir).
+SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = frozenset({"stablehlo.concatenate", "stablehlo.pad"})
 
 
 class LocalLowering:
@@ -92,7 +95,7 @@ class LocalLowering:
                 continue
             if name == "sdy.manual_computation":
                 manuals.append(op)
-            entry = LOCAL_OPS.get(name)
+            entry = local_entry(op)
             if entry is not None and entry.lower is not None:
                 if entry.lower(self, op):
                     continue  # the lowering replaced and erased the op
@@ -190,6 +193,51 @@ class LocalLowering:
         reducer_region(op.operation.regions[0], value.type.element_type, reducer)
         return op.results[0]
 
+    def all_gather(self, value: ir.Value, dim: int, axes, mesh) -> ir.Value:
+        """`value` gathered along `dim` over `axes` (shards in group order: the order in
+        which a dim sharded on `axes` numbers them)."""
+        shape = list(value.type.shape)
+        shape[dim] *= prod(a.size(mesh) for a in axes)
+        return stablehlo.AllGatherOp(
+            [ir.RankedTensorType.get(shape, value.type.element_type)], [value], dim,
+            self.groups(mesh, axes), channel_handle=self.next_channel(),
+            use_global_device_ids=True).results[0]
+
+    def all_gather_together(self, values: list[ir.Value], dim: int, axes, mesh
+                            ) -> list[ir.Value]:
+        """Each of `values` (one shape) gathered along `dim` over `axes`, in one
+        all_gather when their element types have one bit width (>= 8): bitcast to one
+        integer type and stacked on a new leading dim, gathered, unstacked. Small
+        per-shard results (argmax pairs, top-k candidates) cost one collective's latency
+        instead of one each."""
+        widths = {_bit_width(v.type.element_type) for v in values}
+        shapes = {tuple(v.type.shape) for v in values}
+        if len(values) < 2 or len(shapes) != 1 or len(widths) != 1 or \
+                min(widths) is None or min(widths) < 8:
+            return [self.all_gather(v, dim, axes, mesh) for v in values]
+        shape = list(values[0].type.shape)
+        bits = ir.IntegerType.get_signless(widths.pop())
+        parts = []
+        for v in values:
+            if v.type.element_type != bits:
+                v = stablehlo.BitcastConvertOp(ir.RankedTensorType.get(shape, bits), v).result
+            parts.append(stablehlo.ReshapeOp(ir.RankedTensorType.get([1] + shape, bits),
+                                             v).result)
+        packed = stablehlo.ConcatenateOp(parts, 0).result
+        gathered = self.all_gather(packed, dim + 1, axes, mesh)
+        out_shape = list(gathered.type.shape)[1:]
+        rank = len(out_shape) + 1
+        outs = []
+        for i, v in enumerate(values):
+            start, limit = [i] + [0] * (rank - 1), [i + 1] + out_shape
+            part = stablehlo.SliceOp(gathered, start, limit, [1] * rank).result
+            part = stablehlo.ReshapeOp(ir.RankedTensorType.get(out_shape, bits), part).result
+            if v.type.element_type != bits:
+                part = stablehlo.BitcastConvertOp(
+                    ir.RankedTensorType.get(out_shape, v.type.element_type), part).result
+            outs.append(part)
+        return outs
+
     def _collective(self, op: ir.Operation) -> None:
         name = op.name
         operand = op.operands[0]
@@ -207,12 +255,7 @@ class LocalLowering:
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(s.axes, t.axes, mesh)
                     if axes:
-                        shape = list(value.type.shape)
-                        shape[d] *= prod(a.size(mesh) for a in axes)
-                        value = stablehlo.AllGatherOp(
-                            [ir.RankedTensorType.get(shape, value.type.element_type)], [value],
-                            d, self.groups(mesh, axes), channel_handle=self.next_channel(),
-                            use_global_device_ids=True).results[0]
+                        value = self.all_gather(value, d, axes, mesh)
             elif name == "sdy.all_slice":
                 value = self._all_slice(value, source, target, local_out)
             elif name == "sdy.reduce_scatter":
@@ -237,10 +280,10 @@ class LocalLowering:
             elif name == "sdy.all_to_all":
                 src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
                 if isinstance(value, ir.OpResult) and \
-                        value.owner.operation.name == "stablehlo.concatenate":
-                    # XLA:CPU rewrites an all-to-all of a concatenate into a tuple
-                    # all-to-all of its operands and then rejects it ("operands with
-                    # different shapes"); a barrier keeps the concatenate whole.
+                        value.owner.operation.name in SPLIT_BY_XLA_BEFORE_ALL_TO_ALL:
+                    # XLA:CPU rewrites an all-to-all of a concatenate or pad into a tuple
+                    # all-to-all of the pieces and then rejects it ("operands with
+                    # different shapes"); a barrier keeps the operand whole.
                     value = stablehlo.OptimizationBarrierOp([value]).results[0]
                 value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
                                              prod(a.size(mesh) for a in axes),
@@ -348,6 +391,14 @@ def _permute_pairs(source: TensorSharding, target: TensorSharding) -> list[tuple
         used.add(sender)
         pairs.append((sender, d))
     return pairs
+
+
+def _bit_width(element: ir.Type) -> int | None:
+    if isinstance(element, ir.IntegerType):
+        return ir.IntegerType(element).width
+    if isinstance(element, ir.FloatType):
+        return ir.FloatType(element).width
+    return None
 
 
 def _first_free_channel(module: ir.Operation) -> int:

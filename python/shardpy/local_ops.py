@@ -27,6 +27,18 @@ gathered, result sliced) with a warning. Each entry says:
                rule) -> set; default: the rule's permutation factors.
   variant      what else of the op (its regions, constant operands) changes how its
                shards are computed: part of insert-reshards' plan cache key.
+  applies      for ops computed locally only in some forms (custom_call: by target or
+               with an `sdy.sharding_rule`): a predicate on the op; None: always.
+  split        may a need-replication factor stay sharded on the operands, the results
+               taking it whole, the lowering combining the per-shard results (top_k:
+               local top-k per shard, the k candidates of every shard gathered, top-k
+               of those)? A function (op, factor, shards) -> bool; None: never.
+               insert-reshards weighs it against moving the operands by bytes.
+
+Need-replication factors that an operand has sharded are never computed on shards
+(save `split`): insert-reshards moves their axes onto another dim of the op when one
+can take them (an all_to_all in, and back out where the result wants it) or gathers
+them, whichever moves fewer bytes.
 """
 from __future__ import annotations
 
@@ -36,8 +48,10 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from . import lowering_basic as basic
+from . import lowering_select as select
 from . import lowering_windowed as windowed
-from .reducers import reducer_kind
+from .reducers import reduce_combine
+from .rules import RULE_ATTR
 
 
 @dataclass(frozen=True)
@@ -48,10 +62,31 @@ class LocalOp:
     exchange: Callable | None = None
     windowed: Callable | None = None
     variant: Callable | None = None
+    applies: Callable[[ir.Operation], bool] | None = None
+    split: Callable[[ir.Operation, int, int], bool] | None = None
 
 
 def _sum(op: ir.Operation) -> str:
     return "sum"
+
+
+def _custom_call_local(op: ir.Operation) -> bool:
+    """A custom_call is computed on shards when its own `sdy.sharding_rule` says how
+    (the rule is the contract: pass-through dims are independent), or when it is a
+    top-k whose rule shardpy knows; every other target is computed replicated."""
+    if RULE_ATTR in op.attributes:
+        return True
+    return _custom_call_target(op) in ("ApproxTopK", "PartialReduce", "mhlo.topk")
+
+
+def _custom_call_target(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["call_target_name"]).value
+
+
+def _custom_call_combine(op: ir.Operation) -> str | None:
+    """Reduction factors of a custom rule are sums, as in Shardy (its explicit reshards
+    finish them with an all-reduce)."""
+    return "sum" if RULE_ATTR in op.attributes else None
 
 
 LOCAL_OPS: dict[str, LocalOp] = {
@@ -65,7 +100,12 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.compare":           LocalOp(),
     "stablehlo.dot_general":       LocalOp(_sum),
     "stablehlo.dot":               LocalOp(_sum),
-    "stablehlo.reduce":            LocalOp(reducer_kind, False, basic.lower_reduce),
+    "stablehlo.reduce":            LocalOp(reduce_combine, False, select.lower_reduce),
+    "stablehlo.sort":              LocalOp(),
+    "chlo.top_k":                  LocalOp(None, False, select.lower_top_k,
+                                           split=select.top_k_can_split),
+    "stablehlo.custom_call":       LocalOp(_custom_call_combine,
+                                           applies=_custom_call_local),
     # windowed ops: halos / shifts / mirrors between shards (lowering_windowed.py)
     "stablehlo.pad":               LocalOp(None, True, windowed.lower_pad,
                                            windowed.pad_cost),
@@ -88,6 +128,16 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
 }
+
+
+
+def local_entry(op: ir.Operation) -> LocalOp | None:
+    """The op's LOCAL_OPS entry, if it applies to this op."""
+    entry = LOCAL_OPS.get(op.name)
+    if entry is not None and entry.applies is not None and not entry.applies(op):
+        return None
+    return entry
+
 
 # Ops without operands that shardpy-to-local builds per device in any sharding.
 SOURCE_OPS = frozenset({"stablehlo.constant", "stablehlo.iota"})

@@ -28,6 +28,7 @@ from .diagnostics import ShardpyError, warning
 from .factor_propagation import (STRATEGIES, Direction, pass_through_factors, project,
                                  unproject)
 from .ir_utils import collect_ops
+from .maximal import drop_maximal_shardings
 from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, ShardingCodec, module_meshes
 from .sharding import AxisRef, DimSharding, TensorSharding
@@ -976,7 +977,10 @@ class Writer:
 
     def per_value(self, slots: list[int]) -> ir.Attribute | None:
         shardings = self.g.shardings
-        key = tuple(id(shardings[s]) if s >= 0 else 0 for s in slots)
+        # A value nothing reached is filled in replicated at its own rank: the rank is
+        # part of the key.
+        key = tuple(-1 if s < 0 else id(shardings[s]) if shardings[s] is not None
+                    else -2 - len(self.g.shapes[s]) for s in slots)
         if key in self._per_value:
             return self._per_value[key]
         attrs = [self.attr(s) for s in slots]
@@ -1048,6 +1052,7 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
+    drop_maximal_shardings(module)
     flatten_call_graph(module)
     split_constants(module)
     g = build_graph(module, table)

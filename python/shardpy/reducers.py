@@ -7,7 +7,19 @@ init value is that reducer's identity (then devices holding no element contribut
 nothing). "sum" partials may stay unreduced and be added later (linear consumers);
 "self-combining" ones (max, min, multiply, and, or) are finished at once by an
 all_reduce with the same reducer.
+
+JAX's argmax/argmin is a reduce over (values, indices) whose body selects one of the two
+pairs ("select-pair", is_select_pair_reduce): a NaN value first (of two NaNs, the left
+one), else the greater (argmin: smaller) value, equal values to the lower index. Read as
+a binary operation on pairs that body is associative: it returns the leftmost NaN pair if
+there is one, else the maximum of (value, -index). So the per-shard results, reduced
+again in shard order with the same body and init values, are exactly the unsplit result:
+reduce may evaluate in any tree whose in-order traversal keeps the elements in order,
+and the init pair, taken once per shard instead of once, is one more copy of a pair
+that loses or wins the same way every time (the maximum of a set does not change when
+an element is repeated).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,6 +44,81 @@ def reducer_kind(op: ir.Operation) -> str | None:
     if name in SELF_COMBINING_REDUCERS:
         return "self-combining" if is_identity_init(op.operands[1], name) else None
     return None
+
+
+def reduce_combine(op: ir.Operation) -> str | None:
+    """How a reduce over a sharded dim is finished: reducer_kind, or "select-pair" for
+    an argmax/argmin reduce (per-shard pairs gathered and reduced again)."""
+    kind = reducer_kind(op)
+    if kind is None and is_select_pair_reduce(op):
+        return "select-pair"
+    return kind
+
+
+def is_select_pair_reduce(op: ir.Operation) -> bool:
+    """A reduce over (values, indices) whose body is JAX's argmax/argmin comparator:
+
+        pick = compare GT|LT va, vb  or  compare NE va, va      (NaN wins)
+        pick_i = pick  or  (compare EQ va, vb  and  compare LT ia, ib)
+        return select(pick, va, vb), select(pick_i, ia, ib)
+
+    with constant init values, the value's not NaN (block args: va, ia, vb, ib)."""
+    if op.name != "stablehlo.reduce" or len(op.operands) != 4:
+        return False
+    for init in op.operands[2:]:
+        if not isinstance(init, ir.OpResult) or \
+                init.owner.operation.name != "stablehlo.constant":
+            return False
+    try:
+        init_value = np.array(ir.DenseElementsAttr(
+            op.operands[2].owner.operation.attributes["value"])).reshape(-1)
+        if init_value.size != 1 or (np.issubdtype(init_value.dtype, np.floating)
+                                    and np.isnan(init_value[0])):
+            return False
+    except Exception:  # element types numpy cannot hold
+        return False
+    block = op.regions[0].blocks[0]
+    va, ia, vb, ib = list(block.arguments)
+    ops = [o.operation for o in block.operations]
+    if len(ops) != 10:
+        return False
+    names = [o.name for o in ops]
+    if names != ["stablehlo.compare", "stablehlo.compare", "stablehlo.or",
+                 "stablehlo.compare", "stablehlo.compare", "stablehlo.and", "stablehlo.or",
+                 "stablehlo.select", "stablehlo.select", "stablehlo.return"]:
+        return False
+    better, nan, pick, eq, lower, tie, pick_i, value, index, ret = ops
+
+    def cmp(o, direction, lhs, rhs) -> bool:
+        return (_direction(o) == direction and list(o.operands) == [lhs, rhs])
+
+    def res(o):
+        return o.results[0]
+
+    return (_direction(better) in ("GT", "LT") and list(better.operands) == [va, vb]
+            and cmp(nan, "NE", va, va)
+            and set(pick.operands) == {res(better), res(nan)}
+            and cmp(eq, "EQ", va, vb) and cmp(lower, "LT", ia, ib)
+            and set(tie.operands) == {res(eq), res(lower)}
+            and set(pick_i.operands) == {res(pick), res(tie)}
+            and list(value.operands) == [res(pick), va, vb]
+            and list(index.operands) == [res(pick_i), ia, ib]
+            and list(ret.operands) == [res(value), res(index)]
+            and _compare_type(lower) in (None, "SIGNED", "UNSIGNED"))
+
+
+def _direction(op: ir.Operation) -> str:
+    from jaxlib.mlir.dialects import stablehlo
+
+    return stablehlo.ComparisonDirectionAttr(op.attributes["comparison_direction"]).value
+
+
+def _compare_type(op: ir.Operation) -> str | None:
+    from jaxlib.mlir.dialects import stablehlo
+
+    if "compare_type" not in op.attributes:
+        return None
+    return stablehlo.ComparisonTypeAttr(op.attributes["compare_type"]).value
 
 
 def body_reducer(region: ir.Region) -> str | None:

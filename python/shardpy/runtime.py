@@ -165,8 +165,8 @@ def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0 if np.array_equal(a, b) else float("inf")
     with np.errstate(invalid="ignore"):
         diff = np.abs(a.astype(np.complex128 if np.iscomplexobj(a) else np.float64) - b)
-    same_nan = np.isnan(a) & np.isnan(b)
-    return float(np.where(same_nan, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
+    same = (np.isnan(a) & np.isnan(b)) | (a == b)  # NaN and NaN, inf and inf agree
+    return float(np.where(same, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
 
 
 # --------------------------------------------------------------------------- wrapping
@@ -272,6 +272,15 @@ class Executor:
     def run_per_device(self, module: ir.Operation, global_sig: Signature,
                        inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
         """Run a per-device module; `global_sig` gives the global types of @main."""
+        program = self.compile_per_device(module, global_sig, inputs)
+        result = program.run()
+        result.run_seconds = program.time(repeats)
+        return result
+
+    def compile_per_device(self, module: ir.Operation, global_sig: Signature,
+                           inputs: Sequence[np.ndarray]) -> "PerDeviceProgram":
+        """Compile a per-device module for its devices and put `inputs` (global arrays)
+        on them; the result runs, times and describes itself (see PerDeviceProgram)."""
         local_sig = signature(module)
         num_devices = device_count(module, local_sig)
         _check_local_types(local_sig, global_sig)
@@ -281,17 +290,19 @@ class Executor:
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
-            result = self._compile_and_run(strip_to_body(module), 1, [r[0] for r in rows],
-                                           False, repeats)
-            result.outputs = [o[None] for o in result.outputs]
+            wrapped, arrays, stacked = strip_to_body(module), [r[0] for r in rows], False
         else:
-            result = self._compile_and_run(wrap_per_device(module, num_devices), num_devices,
-                                           rows, True, repeats)
-        assembled = [assemble_global(r, lv.sharding, gv.type.shape)
-                     for r, lv, gv in zip(result.outputs, local_sig.results, global_sig.results)]
-        result.outputs = [a.array for a in assembled]
-        result.replica_divergence = [a.replica_divergence for a in assembled]
-        return result
+            wrapped, arrays, stacked = wrap_per_device(module, num_devices), rows, True
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
+            compiled = time.perf_counter() - start
+            placed = jaxlib_bridge.place(devices, arrays, stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        return PerDeviceProgram(executable, placed, stacked, local_sig,
+                                global_sig, compiled)
 
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
@@ -299,16 +310,22 @@ class Executor:
         return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
 
     def run_global_by_xla(self, module: ir.Operation, inputs: Sequence[np.ndarray],
-                          repeats: int = 0) -> RunResult:
+                          repeats: int = 0, num_devices: int = 1) -> RunResult:
         """Run a global module through XLA's own SPMD partitioner, arguments and results
         replicated: the reference for programs with per-device code (manual
-        computations), which have no single-device meaning."""
+        computations), which have no single-device meaning. Modules with sdy meshes go
+        through Shardy; GSPMD ones (mhlo.sharding, no meshes) through XLA's GSPMD
+        partitioner, as PyTorch/XLA and pre-Shardy JAX ran them."""
         copy = _copy(module)
-        num_devices = device_count(copy.operation, signature(copy.operation))
+        num_devices = max(num_devices, device_count(copy.operation, signature(copy.operation)))
         with module.context:
             main = entry_function(copy.operation)
             codec = ShardingCodec.for_module(copy.operation)
-            mesh_name, mesh = next(iter(codec.meshes.items()))
+            gspmd = not codec.meshes
+            if gspmd:
+                replicated = ir.StringAttr.get(jaxlib_bridge.gspmd_simple("replicated"))
+            else:
+                mesh_name, mesh = next(iter(codec.meshes.items()))
             ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
             # Every argument and result replicated, also those without a sharding (XLA
             # would otherwise choose one for them).
@@ -318,26 +335,74 @@ class Executor:
                 new = []
                 for attrs, value_type in zip(old, types):
                     entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
-                    rank = len(value_type.shape) if isinstance(value_type,
-                                                               ir.RankedTensorType) else 0
-                    entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
-                        mesh, rank, mesh_name))
+                    if gspmd:
+                        entries["mhlo.sharding"] = replicated
+                    else:
+                        rank = len(value_type.shape) if isinstance(
+                            value_type, ir.RankedTensorType) else 0
+                        entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
+                            mesh, rank, mesh_name))
                     new.append(ir.DictAttr.get(entries))
                 main.attributes[key] = ir.ArrayAttr.get(new)
-        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats)
+        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
+                                     shardy=not gspmd)
 
     def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
-                         stacked: bool, repeats: int) -> RunResult:
+                         stacked: bool, repeats: int, shardy: bool = True) -> RunResult:
         devices = self.devices(num_devices)
         try:
             start = time.perf_counter()
-            executable = jaxlib_bridge.compile_module(self.client, module, devices)
+            executable = jaxlib_bridge.compile_module(self.client, module, devices, shardy)
             compiled = time.perf_counter() - start
             outputs = jaxlib_bridge.execute(executable, devices, inputs, stacked)
             times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats)
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+@dataclass
+class PerDeviceProgram:
+    """A per-device module compiled by PjRt with its inputs on the devices.
+
+    `run()` runs it once and assembles the global outputs; `run_once()` times one run
+    (inputs resident, results awaited); `memory()` is XLA's per-device memory plan and
+    `hlo_instructions()` its optimized HLO, for comparing with other partitioners."""
+
+    executable: object
+    placed: list
+    stacked: bool  # results come back as [devices, ...] rows
+    local_sig: Signature
+    global_sig: Signature
+    compile_seconds: float
+
+    def run(self) -> RunResult:
+        try:
+            outputs = jaxlib_bridge.execute_placed(self.executable, self.placed, self.stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        if not self.stacked:
+            outputs = [o[None] for o in outputs]
+        assembled = [assemble_global(r, lv.sharding, gv.type.shape) for r, lv, gv in
+                     zip(outputs, self.local_sig.results, self.global_sig.results)]
+        return RunResult([a.array for a in assembled],
+                         [a.replica_divergence for a in assembled], self.compile_seconds)
+
+    def run_once(self) -> float:
+        return jaxlib_bridge.run_once(self.executable, self.placed)
+
+    def time(self, repeats: int) -> list[float]:
+        """Wall time of `repeats` runs after one warm-up."""
+        if repeats <= 0:
+            return []
+        self.run_once()
+        return [self.run_once() for _ in range(repeats)]
+
+    def memory(self) -> dict[str, int]:
+        return jaxlib_bridge.memory_stats(self.executable)
+
+    def hlo_instructions(self, opcodes=None):
+        return jaxlib_bridge.hlo_instructions(self.executable, opcodes)
 
 
 def _copy(module: ir.Operation) -> ir.Module:

@@ -74,6 +74,10 @@ class ShardingCodec:
             sharding = self._decode_uncached(attr, loc)
             self._decoded[attr] = sharding
         if shape is not None:
+            if sharding.mesh.is_maximal and not sharding.dims and len(shape):
+                # `<@maximal_mesh, []>` fits a tensor of any rank: the whole value.
+                sharding = TensorSharding.replicated_on(sharding.mesh, len(shape),
+                                                        sharding.mesh_name)
             self.check(sharding, shape, loc)
         return sharding
 

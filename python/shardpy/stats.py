@@ -61,22 +61,31 @@ def _group_size(op: ir.Operation) -> int:
     return shape[1] if len(shape) == 2 else 0
 
 
+def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
+                          result_bytes: float) -> float:
+    """The cost model above for one collective of `kind` (without the "stablehlo."
+    prefix): bytes each device sends. Shared with readers of other IR (XLA's HLO in
+    bench/hlo_collectives.py) so that both sides of a comparison are costed alike."""
+    if kind in ("collective_permute", "collective_broadcast"):
+        return float(operand_bytes)
+    n = group_size
+    if n <= 1:
+        return 0.0
+    if kind == "all_reduce":
+        return 2 * (n - 1) / n * operand_bytes
+    if kind == "all_gather":
+        return (n - 1) / n * result_bytes
+    return (n - 1) / n * operand_bytes
+
+
 def collective_cost(op: ir.Operation) -> float:
     """Bytes per device for one stablehlo collective (0 for sdy ones: not lowered yet)."""
     kind = COLLECTIVES.get(op.name, "")
     if kind.startswith("sdy.") or not kind:
         return 0.0
     operand_bytes = sum(tensor_bytes(v.type) for v in op.operands)
-    if kind in ("collective_permute", "collective_broadcast"):
-        return float(operand_bytes)
-    n = _group_size(op)
-    if n <= 1:
-        return 0.0
-    if kind == "all_reduce":
-        return 2 * (n - 1) / n * operand_bytes
-    if kind == "all_gather":
-        return (n - 1) / n * sum(tensor_bytes(r.type) for r in op.results)
-    return (n - 1) / n * operand_bytes
+    result_bytes = sum(tensor_bytes(r.type) for r in op.results)
+    return collective_cost_bytes(kind, _group_size(op), operand_bytes, result_bytes)
 
 
 @dataclass

@@ -82,6 +82,9 @@ class Features:
     # schedule"), and XLA does differ between the one-device and the per-device program.
     non_identity_init: bool = False
     mixed_reducers: bool = True     # off: all reduces of a program use one reducer
+    # Clamps whose lower bound may exceed the upper one (min(max(x, lo), hi) is defined
+    # then too). Off: constant bounds lo < hi only (known_issues: an XLA:CPU bug).
+    crossed_clamp_bounds: bool = True
     ops: tuple[str, ...] = tuple(OP_WEIGHTS)
 
     def without(self, names) -> "Features":
@@ -403,9 +406,10 @@ class FuncBuilder:
         if x is None:
             return None
         x = self.tame(x)
-        if self.rng.random() < 0.5:
+        crossed = self.gen.features.crossed_clamp_bounds
+        if self.rng.random() < 0.5 or not crossed:
             lo, hi = (-1.5, 2.0) if x.dtype == "f32" else (-3, 5)
-            if self.rng.random() < 0.2:
+            if self.rng.random() < 0.2 and crossed:
                 lo, hi = hi, lo  # min(max(x, lo), hi) is defined for lo > hi too
             return self.clamp_const(x, lo, hi)
         lo_v = self.tame(self.value_of(x.shape, x.dtype))
