@@ -331,6 +331,9 @@ class ExplicitReshards:
             else:
                 rule = self.table.build(op, [shape_of(t) for t in key[1]],
                                         [shape_of(t) for t in key[2]])
+                entry = local_entry(op)
+                if rule is not None and entry is not None and entry.rule is not None:
+                    rule = entry.rule(op, rule)  # how the op is placed on shards
             self._rules[key] = rule
         return key, self._rules[key]
 
@@ -367,17 +370,19 @@ class ExplicitReshards:
                                                              for r in op.results]
         best = None
         bases = []
+        reductions = [("results", combine is not None), ("operands", combine is not None)]
+        if combine is not None and entry.whole_too:
+            reductions.append(("results", False))  # reduction factors whole
         for whole in options:
-            for prefer in ("results", "operands"):
+            for prefer, reduction_ok in reductions:
                 factor_axes = _choose_factor_axes(rule, tensors, num_operands, sizes,
-                                                  combine is not None, whole, prefer,
-                                                  shapes)
+                                                  reduction_ok, whole, prefer, shapes)
                 if combine == "select-pair":
                     factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
                 if whole is options[-1]:
                     bases.append(factor_axes)  # windowed factors whole
                 candidate = self._placement(op, rule, factor_axes, operand_shardings,
-                                            template, combine)
+                                            template, combine, entry)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
                                      candidate.results, result_shardings)
                 moved = 0.0
@@ -396,7 +401,7 @@ class ExplicitReshards:
             for moved in _moved_replicated_axes(rule, tensors, num_operands, factor_axes,
                                                 sizes):
                 candidate = self._placement(op, rule, moved, operand_shardings, template,
-                                            combine)
+                                            combine, entry)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
                                      candidate.results, result_shardings)
                 key = (cost, _work(op, candidate), False)
@@ -451,7 +456,7 @@ class ExplicitReshards:
             yield OpPlan(operands, results), internal
 
     def _placement(self, op, rule, factor_axes, operand_shardings, template,
-                   combine: str | None) -> OpPlan:
+                   combine: str | None, entry=None) -> OpPlan:
         """Operand and result shardings for one choice of factor axes."""
         sizes = template.mesh.axes
         operands = [_sharding_from_factors(mapping, rule, factor_axes, template, sizes)
@@ -468,6 +473,16 @@ class ExplicitReshards:
             operands = [plain(o, o.dims, _mesh_order(carried_i, template)) if o is not None
                         else o for o, carried_i in zip(operands, carried[1])]
             partial += [a for a in carried[0] if a not in partial]
+        if combine == "sum" and partial and entry is not None and entry.counted_once:
+            # Operands that pass into the partial result as they are (a scatter-add's
+            # initial value): counted once, on the first device along the partial axes.
+            for i in entry.counted_once(op):
+                o = operands[i]
+                used = {a for d in o.dims for a in d.axes}
+                keep = [a for a in partial if a not in used]
+                operands[i] = plain(o, o.dims, _mesh_order(
+                    list(o.unreduced) + [a for a in keep if a not in o.unreduced],
+                    template))
         results = []
         for mapping in rule.results:
             result = _sharding_from_factors(mapping, rule, factor_axes, template, sizes)
@@ -913,6 +928,8 @@ def _reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     pairs += [p for p in zip(op.results, produced, wanted)
               if any(True for _ in p[0].uses)]
     for value, have, want in pairs:
+        if want is None and have is not None and have.unreduced:
+            want = plain(have, have.dims)  # partial values are summed where unannotated
         if want is None or have is None or same_layout(have, want):
             continue
         value_type = value.type

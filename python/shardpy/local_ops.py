@@ -39,6 +39,17 @@ Need-replication factors that an operand has sharded are never computed on shard
 (save `split`): insert-reshards moves their axes onto another dim of the op when one
 can take them (an all_to_all in, and back out where the result wants it) or gathers
 them, whichever moves fewer bytes.
+
+Optional planning hooks (keyword fields, for ops whose propagation rule is not how
+they are best computed on shards):
+
+  rule         (op, propagation rule) -> the rule insert-reshards places factors with
+               (dynamic_slice: a sliced dim kept sharded as a reduction factor)
+  counted_once (op) -> operand indices that a "sum" result must count once: they are
+               made unreduced on the op's sharded reduction axes (a scatter-add's
+               initial value, kept on one device and zero on the others)
+  whole_too    also weigh keeping the reduction factors whole (operands gathered), by
+               bytes moved, against computing partial results
 """
 from __future__ import annotations
 
@@ -48,6 +59,7 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from . import lowering_basic as basic
+from . import lowering_indexing as indexing
 from . import lowering_select as select
 from . import lowering_windowed as windowed
 from .reducers import reduce_combine
@@ -64,6 +76,9 @@ class LocalOp:
     variant: Callable | None = None
     applies: Callable[[ir.Operation], bool] | None = None
     split: Callable[[ir.Operation, int, int], bool] | None = None
+    rule: Callable | None = None
+    counted_once: Callable | None = None
+    whole_too: bool = False
 
 
 def _sum(op: ir.Operation) -> str:
@@ -127,8 +142,18 @@ LOCAL_OPS: dict[str, LocalOp] = {
                                            windowed.convolution_windowed),
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
+    "stablehlo.gather":            LocalOp(indexing.gather_combine, False,
+                                           indexing.lower_gather),
+    "stablehlo.scatter":           LocalOp(indexing.scatter_combine, False,
+                                           indexing.lower_scatter,
+                                           counted_once=indexing.scatter_counted_once),
+    "stablehlo.dynamic_slice":     LocalOp(indexing.dynamic_slice_combine, False,
+                                           indexing.lower_dynamic_slice,
+                                           rule=indexing.dynamic_slice_rule,
+                                           whole_too=True),
+    "stablehlo.dynamic_update_slice": LocalOp(None, False,
+                                              indexing.lower_dynamic_update_slice),
 }
-
 
 
 def local_entry(op: ir.Operation) -> LocalOp | None:
