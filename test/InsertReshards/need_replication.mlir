@@ -7,7 +7,7 @@
 // (here "y" joins "x" on dim 0, all_to_alls of 48 B per operand and 96 B back,
 // instead of all_gathers of 192 B per operand). Permutation factors (the padded dim
 // here; sliced, reversed, windowed dims, a concatenate of slices of one array) stay
-// sharded, computed with halo exchanges (test/Windowed/).
+// sharded, computed with halo exchanges (test/Partition/windowed_*.mlir).
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
