@@ -38,6 +38,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from .arrays import numpy_dtype
+from .diagnostics import ShardpyError
 from .reducers import identity_value
 from .rules import FactorKind, OpRule
 
@@ -218,6 +219,11 @@ def mask_operands(lw, op: ir.Operation, masks: Sequence[PadMask]) -> None:
         value = op.operands[mask.operand]
         sharding = lw.shardings.get(value)
         shape = lw.global_shape(value)
+        if shape is None and sharding is not None and any(
+                sharding.dims[d].axes for d in mask.dims):
+            raise ShardpyError(f"internal: operand {mask.operand} of {op.name} has no "
+                               f"known global shape (a lowering without takes_over)",
+                               op.location)
         dims = uneven_dims(sharding, shape, mask.dims) if shape is not None else []
         if not dims:
             continue

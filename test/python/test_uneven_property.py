@@ -6,8 +6,10 @@ Each case is a small module made from a seed: a random mesh of 1 to 3 axes (up t
 devices, sizes 2, 3, 4, 8), random dim sizes that mostly do not divide (1, 2, 3, 5, 6, 7,
 9, 10, 11, 13), random shardings of the arguments, constraints and results (every axis
 on a random dim, or nowhere, divisible or not), and one family of ops: elementwise,
+reshape/transpose,
 reduce (sum/max/min), argmax/argmin, dot_general (contracting and free dims), reshards
-between shardings, gather (embedding rows), dynamic_slice, scatter (add/max), sort.
+between shardings, gather (embedding rows), dynamic_slice, scatter (add/max), sort,
+windowed ops (reverse, slice, pad, concatenate, reduce_window, convolution).
 Values are small integers (as floats), so sums in any order are exact; index inputs
 run past both ends of the operand. Devices holding the same shard must agree (the
 padding never leaks into a real element).
@@ -224,6 +226,78 @@ def sort(c: _Case):
     return [("%0", t, len(shape))]
 
 
+def reshape(c: _Case):
+    """Reshapes merging or splitting dims (compound dims: even only) and transposes."""
+    kind = c.r.choice(["merge", "split", "transpose"])
+    if kind == "split":
+        p, q, m = c.sizes(3)
+        shape, out = [p * q, m], [p, q, m]
+    else:
+        shape = c.sizes(3)
+        perm = c.r.sample(range(3), 3)
+        out = [shape[0] * shape[1], shape[2]] if kind == "merge" else \
+            [shape[d] for d in perm]
+    a = c.arg(shape)
+    t, to = ttype(shape, "f32"), ttype(out, "f32")
+    c.lines.append(f"%0 = stablehlo.transpose {a}, dims = {perm} : ({t}) -> {to}"
+                   if kind == "transpose" else f"%0 = stablehlo.reshape {a} : ({t}) -> {to}")
+    return [("%0", to, len(out))]
+
+
+def windowed(c: _Case):
+    """An op that moves data along a dim (halo exchanges where even): reverse, slice,
+    pad, concatenate, a cumulative sum or a strided window sum, a 1-D convolution."""
+    kind = c.r.choice(["reverse", "slice", "pad", "concatenate", "cumsum", "window",
+                       "convolution"])
+    shape = c.sizes(2)
+    n, m = shape
+    t = ttype(shape, "f32")
+    if kind == "convolution":
+        k, o = c.r.choice([1, 3]), c.r.choice(SIZES)
+        a = c.arg([n, m, 2], must=c.r.randrange(3))
+        w = c.arg([k, 2, o])
+        out = ttype([n, m, o], "f32")
+        c.lines.append(
+            f"%0 = stablehlo.convolution({a}, {w}) dim_numbers = [b, 0, f]x[0, i, o]->"
+            f"[b, 0, f], window = {{stride = [1], pad = [[{k // 2}, {k // 2}]]}} "
+            f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : "
+            f"({ttype([n, m, 2], 'f32')}, {ttype([k, 2, o], 'f32')}) -> {out}")
+        return [("%0", out, 3)]
+    a = c.arg(shape, must=0)
+    c.lines.append("%zero = stablehlo.constant dense<0.0> : tensor<f32>")
+    if kind == "reverse":
+        c.lines.append(f"%0 = stablehlo.reverse {a}, dims = [0] : {t}")
+        return [("%0", t, 2)]
+    if kind == "slice":
+        lo = c.r.randrange(n)
+        hi = c.r.randint(lo + 1, n)
+        out = ttype([hi - lo, m], "f32")
+        c.lines.append(f"%0 = stablehlo.slice {a} [{lo}:{hi}, 0:{m}] : ({t}) -> {out}")
+        return [("%0", out, 2)]
+    if kind == "pad":
+        lo, hi = c.r.randint(-1, 3), c.r.randint(0, 3)
+        out = ttype([n + lo + hi, m], "f32")
+        c.lines.append(f"%0 = stablehlo.pad {a}, %zero, low = [{lo}, 0], high = [{hi}, 0], "
+                       f"interior = [0, 0] : ({t}, tensor<f32>) -> {out}")
+        return [("%0", out, 2)]
+    if kind == "concatenate":
+        b = c.arg(shape)
+        out = ttype([2 * n, m], "f32")
+        c.lines.append(f"%0 = stablehlo.concatenate {a}, {b}, dim = 0 : ({t}, {t}) -> {out}")
+        return [("%0", out, 2)]
+    window, stride, low = (n, 1, n - 1) if kind == "cumsum" else (
+        c.r.randint(1, 3), c.r.randint(1, 2), 1)
+    rows = (n + low - window) // stride + 1
+    out = ttype([rows, m], "f32")
+    c.lines.append(
+        f'%0 = "stablehlo.reduce_window"({a}, %zero) <{{window_dimensions = array<i64: '
+        f"{window}, 1>, window_strides = array<i64: {stride}, 1>, padding = dense<"
+        f"[[{low}, 0], [0, 0]]> : tensor<2x2xi64>}}> "
+        + _region("stablehlo.add %l, %r : tensor<f32>")
+        + f" : ({t}, tensor<f32>) -> {out}")
+    return [("%0", out, 2)]
+
+
 def _region(line: str, result: str = "f32") -> str:
     """A region of two f32 scalars %l, %r returning `%z = line`."""
     return (f"({{\n  ^bb0(%l: tensor<f32>, %r: tensor<f32>):\n    %z = {line}\n"
@@ -231,7 +305,7 @@ def _region(line: str, result: str = "f32") -> str:
 
 
 FAMILIES = {f.__name__: f for f in (elementwise, reduce, argmax, dot, reshard, gather,
-                                    dynamic_slice, scatter, sort)}
+                                    dynamic_slice, scatter, sort, windowed, reshape)}
 
 
 def case(family: str, seed: int):
