@@ -214,7 +214,9 @@ def fill_scalar(fill, element_type: ir.Type) -> ir.Value:
 
 def mask_operands(lw, op: ir.Operation, masks: Sequence[PadMask]) -> None:
     """Replace each masked operand of `op` (already local) by a copy whose padding along
-    the mask's uneven dims holds the fill (a select; nothing where the dims are even)."""
+    the mask's uneven dims holds the fill (a select; nothing where the dims are even).
+    Operands laid out alike share one mask (argmax: values and indices)."""
+    reals: dict = {}
     for mask in masks:
         value = op.operands[mask.operand]
         sharding = lw.shardings.get(value)
@@ -229,7 +231,10 @@ def mask_operands(lw, op: ir.Operation, masks: Sequence[PadMask]) -> None:
             continue
         local = list(value.type.shape)
         with op.location, ir.InsertionPoint(op):
-            real = valid_mask(lw, sharding, shape, local, dims)
+            key = (sharding, tuple(shape), tuple(local), tuple(dims))
+            real = reals.get(key)
+            if real is None:
+                real = reals[key] = valid_mask(lw, sharding, shape, local, dims)
             fill = fill_scalar(mask.fill, value.type.element_type)
             spread = stablehlo.BroadcastInDimOp(value.type, fill, []).result
             masked = stablehlo.SelectOp(real, value, spread).result
