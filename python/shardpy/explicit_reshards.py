@@ -401,7 +401,7 @@ class ExplicitReshards:
         # bytes, or as many but leave less to compute per device.
         for factor_axes in bases:
             for moved in _moved_replicated_axes(rule, tensors, num_operands, factor_axes,
-                                                sizes):
+                                                sizes, uneven):
                 candidate = self._placement(op, rule, moved, operand_shardings, template,
                                             combine, entry)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
@@ -777,10 +777,11 @@ def _one_ordered_reduction(rule: OpRule, factor_axes, sizes) -> list[list[AxisRe
 
 
 def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
-                           sizes):
+                           sizes, uneven=None):
     """Factor choices where the axes operands have on need-replication factors move
     onto one pass-through factor of every operand and result (appended minor-most, so
-    the reshard is an all_to_all), one choice per factor that can take them evenly."""
+    the reshard is an all_to_all), one choice per factor that can take them evenly (or
+    padded, where `uneven` allows: shardpy.padding)."""
     used = {a for axes in factor_axes for a in axes}
     moving: list[AxisRef] = []
     for f, kind in enumerate(rule.kinds):
@@ -807,7 +808,8 @@ def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes
         # g must be the only factor of its dim in every tensor, and in all of them.
         if not all(any(dim == (g,) for dim in t) for t in tensors_all if t):
             continue
-        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size):
+        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size) \
+                and not (uneven and uneven[g]):
             continue
         moved = [list(a) for a in factor_axes]
         moved[g] = moved[g] + moving

@@ -2,9 +2,10 @@
 // blocks of a dim its shards divide, so here the windowed dim is gathered whole (its
 // padding sliced off: the ops see exactly 10 rows), computed, and each result padded
 // back to whole shards and sliced. reverse, slice, pad and reduce_window share one
-// all_gather of the operand (108 B/device); the concatenate gathers the reversed
-// rows too (108 B): 216 B/device. Uneven pass-through dims of these ops stay sharded
-// (test/python/test_uneven_property.py, family "windowed").
+// all_gather of the operand (108 B/device); the concatenate, whose rows are not a
+// neighbour exchange, instead moves "x" onto the 3 columns (3 over 4, padded) with an
+// all_to_all per operand and one back (132 B): 240 B/device. Uneven pass-through dims
+// of these ops stay sharded (test/python/test_uneven_property.py, family "windowed").
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
@@ -16,8 +17,9 @@
 // CHECK-NEXT:    stablehlo.reverse %[[W]], dims = [0] : tensor<10x3xf32>
 // CHECK:         stablehlo.slice %[[W]] [2:8, 0:3]
 // CHECK:         stablehlo.pad %[[W]], {{.*}} low = [1, 0], high = [2, 0]
-// CHECK:         "stablehlo.all_gather"{{.*}} : (tensor<3x3xf32>) -> tensor<12x3xf32>
-// CHECK:         stablehlo.concatenate %[[W]], {{.*}} : (tensor<10x3xf32>, tensor<10x3xf32>) -> tensor<20x3xf32>
+// CHECK-COUNT-2: "stablehlo.all_to_all"{{.*}} : (tensor<3x4xf32>) -> tensor<12x1xf32>
+// CHECK:         stablehlo.concatenate {{.*}} : (tensor<10x1xf32>, tensor<10x1xf32>) -> tensor<20x1xf32>
+// CHECK:         "stablehlo.all_to_all"{{.*}} : (tensor<20x1xf32>) -> tensor<5x4xf32>
 // CHECK:         "stablehlo.reduce_window"(%[[W]],
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|reduce_scatter|collective_permute)}}"
 
