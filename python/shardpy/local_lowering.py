@@ -15,6 +15,12 @@ their sharding. The rest:
                         windowed ops on sharded dims exchange halos with
                         collective_permutes (lowering_windowed.py, halo.py); ...)
   manual_computation    its body is already per-device code: inlined
+  uneven dims           local shapes are ceil-sized (padded shards, shardpy.padding):
+                        ops with LocalOp.padding get their operands' padding masked
+                        first; a collective pads a whole dim before splitting it and
+                        trims it after gathering it whole. Lowerings read global sizes
+                        from `global_shape` (recorded before shrinking; a replacement
+                        value inherits its original's through `takes_over`)
 
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
 `sdy.sharding`s (the runtime's contract), other sharding attributes are dropped.
