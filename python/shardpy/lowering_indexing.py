@@ -470,6 +470,13 @@ def lower_scatter(lw, op: ir.Operation) -> None:
                 idx.set(c, stablehlo.SubtractOp(
                     clamped, _spread(offset, idx.component_shape)).result)
             op.operands[n] = idx.joined()
+            # XLA:CPU (jaxlib 0.10.2) scatters into the wrong rows of an operand made by
+            # a dynamic_slice (e.g. a replicated value's shard) when an index is out of
+            # bounds, as every index outside this shard now is (test/Regressions/
+            # fuzz_scatter_out_of_shard_into_dynamic_slice.mlir): a barrier keeps them apart.
+            barrier = stablehlo.OptimizationBarrierOp(inputs)
+            for i, value in enumerate(barrier.results):
+                op.operands[i] = value
         _bool_attr(op, "indices_are_sorted", False)
         _bool_attr(op, "unique_indices", False)
     if batch_axes and reducer not in IDEMPOTENT_REDUCERS and reducer != "stablehlo.add":
