@@ -193,7 +193,13 @@ class ExplicitReshards:
                 self._reshard_operand(op, 0, None)  # the predicate whole on every device
                 return
             for i in range(len(op.operands)):
-                self._reshard_operand(op, i, self.state.of(parent.results[i]))
+                target = self.state.of(parent.results[i])
+                current = self.state.of(op.operands[i])
+                if target is None and current is not None:
+                    # An unannotated result is whole: so must every branch's value be
+                    # (propagation leaves it so where branches disagree).
+                    target = replicated(current, current.rank)
+                self._reshard_operand(op, i, target)
         elif name == "sdy.manual_computation":
             outs = sdy.TensorShardingPerValueAttr(parent.attributes["out_shardings"]).shardings
             manual = manual_axes(parent)
