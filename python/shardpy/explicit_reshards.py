@@ -13,7 +13,8 @@ negate, transpose, reshape, broadcast, convert, one partial side of a multiply o
 a summing reduce) and are reduced only where a consumer needs the whole value.
 
 Which ops are computed on shards, how their reductions combine and whether their
-permutation factors may stay sharded is local_ops.LOCAL_OPS (plus every pointwise op);
+permutation factors may stay sharded (with halo exchanges, weighed against gathering
+them by bytes) is local_ops.LOCAL_OPS (plus every pointwise op);
 other ops get every operand replicated and are computed whole on every device, with a
 warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
 dim) are never computed sharded: the candidate placements weighed by bytes also move
@@ -247,6 +248,8 @@ class ExplicitReshards:
             return  # nothing sharded or partial: every device computes the whole op
         if self._elementwise_in_place(op, operand_shardings, result_shardings):
             return
+        if op.name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+            return
         meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
                   if s is not None}
         if len(meshes) > 1:
@@ -257,7 +260,8 @@ class ExplicitReshards:
         # itself), and it depends on the op's body, which the rule key does not hold.
         entry = local_entry(op)
         combine = entry.combine(op) if entry is not None and entry.combine else None
-        plan_key = (rule_key, combine, tuple(map(id, operand_shardings)),
+        variant = entry.variant(op) if entry is not None and entry.variant else None
+        plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)))
         plan = self._plans.get(plan_key)
         if plan is None:
@@ -293,6 +297,27 @@ class ExplicitReshards:
             return False
         shape_only = getattr(self.table, "shape_only", ())
         return self.table.functions.get(op.name) in shape_only
+
+    def _roll(self, op: ir.Operation) -> bool:
+        """A concatenate of slices of one array x sharded along the concat dim (a
+        roll, a halo) is computed from x's shards with x's sharding (a window of x
+        per piece: lowering_windowed.lower_concatenate), and the slices feeding only
+        such concatenates are not computed at all."""
+        from .lowering_windowed import roll_sharding
+
+        if op.name == "stablehlo.slice":
+            users = [use.owner for use in op.results[0].uses]
+            return bool(users) and all(
+                roll_sharding(getattr(u, "operation", u), self.state.of) is not None
+                for u in users)
+        have = roll_sharding(op, self.state.of)
+        if have is None:
+            return False
+        have = self._intern(plain(have, have.dims))
+        want = self.state.of(op.results[0])
+        self.state.set_results(op, [have])
+        self._reshard_result(op, op.results[0], have, want)
+        return True
 
     def _intern(self, sharding):
         if sharding is None:
@@ -335,25 +360,45 @@ class ExplicitReshards:
         # Two candidate placements of the factors: keep the results where they are, or
         # keep the operands where they are (e.g. a sharded contraction reduce-scattered
         # into place instead of moving both operands); the cheaper one by bytes moved.
+        # Windowed factors (permutations: padded, sliced, reversed, windowed dims) may
+        # stay sharded where the op's lowering exchanges what shards need between
+        # devices (LOCAL_OPS' `exchange`: the bytes its collective_permutes move, each
+        # counted whole, as stats.py does); each placement is also tried with them
+        # whole (the planner's gathers). The fewest bytes win; on a tie, the least work
+        # per device, then the placement without an exchange (fewer collectives).
+        permutation = frozenset(rule.factors_of(FactorKind.PERMUTATION))
+        exchange = entry is not None and entry.permutation
+        options = [permutation]
+        if exchange:
+            options = [frozenset(), entry.windowed(op, rule) if entry.windowed is not None
+                       else permutation]
+        shapes = [shape_of(v.type) for v in op.operands] + [shape_of(r.type)
+                                                             for r in op.results]
         best = None
         bases = []
-        candidates = [("results", combine is not None), ("operands", combine is not None)]
+        reductions = [("results", combine is not None), ("operands", combine is not None)]
         if combine is not None and entry.whole_too:
-            candidates.append(("results", False))  # reduction factors whole
-        for prefer, reduction_ok in candidates:
-            factor_axes = _choose_factor_axes(rule, tensors, num_operands, sizes,
-                                              reduction_ok,
-                                              entry is not None and entry.permutation,
-                                              prefer)
-            if combine == "select-pair":
-                factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
-            bases.append(factor_axes)
-            candidate = self._placement(op, rule, factor_axes, operand_shardings, template,
-                                        combine, entry)
-            cost = _reshard_cost(op, operand_shardings, candidate.operands,
-                                 candidate.results, result_shardings)
-            if best is None or cost < best[0]:
-                best = (cost, _work(op, candidate), candidate)
+            reductions.append(("results", False))  # reduction factors whole
+        for whole in options:
+            for prefer, reduction_ok in reductions:
+                factor_axes = _choose_factor_axes(rule, tensors, num_operands, sizes,
+                                                  reduction_ok, whole, prefer, shapes)
+                if combine == "select-pair":
+                    factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
+                if whole is options[-1]:
+                    bases.append(factor_axes)  # windowed factors whole
+                candidate = self._placement(op, rule, factor_axes, operand_shardings,
+                                            template, combine, entry)
+                cost = _reshard_cost(op, operand_shardings, candidate.operands,
+                                     candidate.results, result_shardings)
+                moved = 0.0
+                if exchange and not whole and entry.exchange is not None:
+                    moved = entry.exchange(op, candidate.operands, candidate.results)
+                    if moved is None:
+                        continue  # the lowering cannot compute these shards
+                key = (cost + moved, _work(op, candidate), moved > 0)
+                if best is None or key < best[0]:
+                    best = (key, candidate)
         # Need-replication factors an operand has sharded: their axes moved onto another
         # factor (an all_to_all rather than an all_gather), or kept sharded where the op
         # combines per-shard results itself (LocalOp.split). Taken when they move fewer
@@ -365,18 +410,18 @@ class ExplicitReshards:
                                             combine, entry)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
                                      candidate.results, result_shardings)
-                key = (cost, _work(op, candidate))
-                if key < best[:2]:
-                    best = (*key, candidate)
+                key = (cost, _work(op, candidate), False)
+                if key < best[0]:
+                    best = (key, candidate)
             if entry is not None and entry.split is not None:
                 for candidate, internal in self._split_placements(
                         op, rule, entry, tensors, num_operands, factor_axes, template):
                     cost = internal + _reshard_cost(op, operand_shardings, candidate.operands,
                                                     candidate.results, result_shardings)
-                    key = (cost, _work(op, candidate))
-                    if key < best[:2]:
-                        best = (*key, candidate)
-        return best[2]
+                    key = (cost, _work(op, candidate), False)
+                    if key < best[0]:
+                        best = (key, candidate)
+        return best[1]
 
     def _split_placements(self, op, rule, entry, tensors, num_operands, factor_axes,
                           template):
@@ -709,13 +754,24 @@ def _pointwise(rule: OpRule) -> bool:
 
 
 def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
-                        sizes, reduction_ok: bool, permutation_ok: bool = False,
-                        prefer: str = "results") -> list[list[AxisRef]]:
+                        sizes, reduction_ok: bool, whole: frozenset[int] | None = None,
+                        prefer: str = "results", shapes=None) -> list[list[AxisRef]]:
     """One list of axes per factor, no axis twice, sizes dividing, compound dims
     expressible. prefer="results": a factor takes the results' sharding, else the most
     sharded operand's, result factors first; prefer="operands": operands' shardings
-    only, the most sharded factors first."""
+    only, the most sharded factors first. Factors in `whole` (default: permutation
+    factors) and need-replication factors stay unsharded. With `shapes` (operands then
+    results), a factor major in a dim must also divide that dim (a permutation factor
+    can be sized unlike some of its dims: a pad's result, a concatenate's operands)."""
     n = rule.num_factors
+    if whole is None:
+        whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
+    major_dims: list[list[int]] = [[] for _ in range(n)]
+    if shapes is not None:
+        for mapping, shape in zip(rule.operands + rule.results, shapes):
+            for dim, factors in enumerate(mapping):
+                if factors and dim < len(shape):
+                    major_dims[factors[0]].append(shape[dim])
 
     def most_sharded(candidates_of) -> list[AxisRef]:
         best: list[AxisRef] = []
@@ -746,8 +802,7 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
     used: list[AxisRef] = []
     for f in order:
         kind = rule.kinds[f]
-        if kind is FactorKind.NEED_REPLICATION or (kind is FactorKind.PERMUTATION
-                                                   and not permutation_ok):
+        if kind is FactorKind.NEED_REPLICATION or f in whole:
             continue
         if kind is FactorKind.REDUCTION and not reduction_ok:
             continue
@@ -757,7 +812,8 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
             if any(aa.overlaps(ref, u, sizes) for u in used):
                 break
             size = aa.size(ref, sizes)
-            if rule.factor_sizes[f] % (total * size):
+            if rule.factor_sizes[f] % (total * size) or any(
+                    dim % (total * size) for dim in major_dims[f]):
                 break  # uneven shards are not computed locally yet
             axes.append(ref)
             total *= size
@@ -915,7 +971,8 @@ LINEAR_ALL_OPERANDS = frozenset({"stablehlo.add", "stablehlo.subtract",
 LINEAR_SINGLE_OPERAND = frozenset({"stablehlo.negate", "stablehlo.transpose",
                                    "stablehlo.reshape", "stablehlo.broadcast_in_dim",
                                    "stablehlo.copy", "stablehlo.reverse", "stablehlo.slice"})
-LINEAR_ONE_SIDE = frozenset({"stablehlo.multiply", "stablehlo.dot_general", "stablehlo.dot"})
+LINEAR_ONE_SIDE = frozenset({"stablehlo.multiply", "stablehlo.dot_general", "stablehlo.dot",
+                             "stablehlo.convolution"})
 
 
 def _carried_unreduced(op: ir.Operation, current, required):

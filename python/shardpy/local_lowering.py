@@ -12,7 +12,8 @@ their sharding. The rest:
   ops with a `lower`    their own fix-ups (local_ops.LOCAL_OPS: constant and iota take
   in local_ops          per-device offsets from a table indexed by partition_id; a
                         max/min reduce over sharded dims is finished by an all_reduce;
-                        slice limits of sharded dims become local; ...)
+                        windowed ops on sharded dims exchange halos with
+                        collective_permutes (lowering_windowed.py, halo.py); ...)
   manual_computation    its body is already per-device code: inlined
 
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
@@ -96,7 +97,8 @@ class LocalLowering:
                 manuals.append(op)
             entry = local_entry(op)
             if entry is not None and entry.lower is not None:
-                entry.lower(self, op)
+                if entry.lower(self, op):
+                    continue  # the lowering replaced and erased the op
             elif name not in _TERMINATORS:
                 self.shrink_results(op)
             if name in ("stablehlo.while", "sdy.manual_computation"):

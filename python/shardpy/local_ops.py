@@ -13,10 +13,20 @@ gathered, result sliced) with a warning. Each entry says:
                op, as the answer depends on its body.
   permutation  may permutation factors (windowed, padded, sliced, reversed dims) stay
                sharded? Only where the lowering exchanges the data shards need
-               (halos); else they are kept whole.
+               (halos, lowering_windowed.py over halo.py); else they are kept whole.
   lower        shardpy-to-local's fix-up for the op (a function (lowering, op)); None:
                the op is correct on shards as it is, once its result types are shrunk
-               to local shapes.
+               to local shapes. It returns True when it erased the op.
+  exchange     with permutation: the bytes per device the lowering moves between
+               devices for given operand and result shardings (op, operands, results),
+               or None where it cannot compute on them. insert-reshards weighs it
+               against keeping the windowed factors whole (the planner's gathers) and
+               takes the cheaper: e.g. a slice keeping a small part of a dim may cost
+               less gathered than shifted.
+  windowed     with permutation: the factors that need an exchange when sharded (op,
+               rule) -> set; default: the rule's permutation factors.
+  variant      what else of the op (its regions, constant operands) changes how its
+               shards are computed: part of insert-reshards' plan cache key.
   applies      for ops computed locally only in some forms (custom_call: by target or
                with an `sdy.sharding_rule`): a predicate on the op; None: always.
   split        may a need-replication factor stay sharded on the operands, the results
@@ -51,6 +61,7 @@ from jaxlib.mlir import ir
 from . import lowering_basic as basic
 from . import lowering_indexing as indexing
 from . import lowering_select as select
+from . import lowering_windowed as windowed
 from .reducers import reduce_combine
 from .rules import RULE_ATTR
 
@@ -60,6 +71,9 @@ class LocalOp:
     combine: Callable[[ir.Operation], str | None] | None = None
     permutation: bool = False
     lower: Callable | None = None
+    exchange: Callable | None = None
+    windowed: Callable | None = None
+    variant: Callable | None = None
     applies: Callable[[ir.Operation], bool] | None = None
     split: Callable[[ir.Operation, int, int], bool] | None = None
     rule: Callable | None = None
@@ -99,8 +113,6 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.select":            LocalOp(),
     "stablehlo.clamp":             LocalOp(),
     "stablehlo.compare":           LocalOp(),
-    "stablehlo.concatenate":       LocalOp(),
-    "stablehlo.pad":               LocalOp(),
     "stablehlo.dot_general":       LocalOp(_sum),
     "stablehlo.dot":               LocalOp(_sum),
     "stablehlo.reduce":            LocalOp(reduce_combine, False, select.lower_reduce),
@@ -109,7 +121,25 @@ LOCAL_OPS: dict[str, LocalOp] = {
                                            split=select.top_k_can_split),
     "stablehlo.custom_call":       LocalOp(_custom_call_combine,
                                            applies=_custom_call_local),
-    "stablehlo.slice":             LocalOp(None, False, basic.lower_slice),
+    # windowed ops: halos / shifts / mirrors between shards (lowering_windowed.py)
+    "stablehlo.pad":               LocalOp(None, True, windowed.lower_pad,
+                                           windowed.pad_cost),
+    "stablehlo.slice":             LocalOp(None, True, windowed.lower_slice,
+                                           windowed.slice_cost),
+    "stablehlo.reverse":           LocalOp(None, True, windowed.lower_reverse,
+                                           windowed.reverse_cost),
+    "stablehlo.concatenate":       LocalOp(None, True, windowed.lower_concatenate,
+                                           windowed.concatenate_cost),
+    "stablehlo.reduce_window":     LocalOp(None, True, windowed.lower_reduce_window,
+                                           windowed.reduce_window_cost,
+                                           windowed.reduce_window_windowed,
+                                           windowed.reduce_window_variant),
+    "stablehlo.select_and_scatter": LocalOp(None, True, windowed.lower_select_and_scatter,
+                                            windowed.select_and_scatter_cost,
+                                            variant=windowed.select_and_scatter_variant),
+    "stablehlo.convolution":       LocalOp(_sum, True, windowed.lower_convolution,
+                                           windowed.convolution_cost,
+                                           windowed.convolution_windowed),
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
     "stablehlo.gather":            LocalOp(indexing.gather_combine, False,

@@ -1,4 +1,4 @@
-"""shardpy-to-local for the basic local ops: constant, iota, slice, reduce.
+"""shardpy-to-local for the basic local ops: constant, iota, reduce.
 
 Each function takes the LocalLowering `lw` (local types, per-device offsets from
 partition_id, collectives over mesh axes) and one op whose operands are already local.
@@ -6,8 +6,6 @@ partition_id, collectives over mesh axes) and one op whose operands are already 
   constant  a splat is rebuilt at the local shape; other constants are built whole and
             each device takes its block (dynamic_slice at its shard's offset)
   iota      along a sharded dim each device adds its shard's offset
-  slice     insert-reshards keeps sliced dims whole, so sharded dims take all of the
-            local extent
   reduce    a max/min/multiply/and/or over sharded dims is finished by an all_reduce
             with the same reducer (sums stay unreduced: explicit all_reduces follow)
 """
@@ -60,22 +58,6 @@ def lower_iota(lw, op: ir.Operation) -> None:
         shifted = stablehlo.AddOp(result, spread).result
     lw.shardings[shifted] = sharding
     result.replace_all_uses_except(shifted, shifted.owner.operation)
-
-
-def lower_slice(lw, op: ir.Operation) -> None:
-    operand = op.operands[0]
-    sharding = lw.shardings.get(operand)
-    lw.shrink_results(op)
-    if sharding is None:
-        return
-    local = list(operand.type.shape)  # operands were shrunk already
-    starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
-    limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
-    for d, dim in enumerate(sharding.dims):
-        if dim.axes:
-            starts[d], limits[d] = 0, local[d]  # insert-reshards only shards whole dims
-    op.attributes["start_indices"] = ir.DenseI64ArrayAttr.get(starts)
-    op.attributes["limit_indices"] = ir.DenseI64ArrayAttr.get(limits)
 
 
 def lower_reduce(lw, op: ir.Operation) -> None:

@@ -378,16 +378,15 @@ def reduce_window(op, b: RuleBuilder):
 
 @RULES.rule("stablehlo.select_and_scatter")
 def select_and_scatter(op, b: RuleBuilder):
-    """Unwindowed dims: one factor for operand, source and result. Windowed dims: the
-    operand/result dim is a permutation factor, the source dim (one element per
-    window) a separate factor that must be whole."""
-    operand, source = b.operand_shapes[0], b.operand_shapes[1]
+    """Unwindowed dims: one factor for operand, source and result. Windowed dims: one
+    permutation factor (sized like the operand) for operand, source and result.
+    DIFFERS FROM NATIVE: Shardy gives the source dim (one element per window) a
+    separate need-replication factor, so a max-pool gradient gathers its cotangent;
+    shardpy computes windowed dims sharded alike on all three (halos of operand and
+    source, lowering_windowed.py), so the source's sharding propagates with them."""
+    operand = b.operand_shapes[0]
     for d, windowed in enumerate(_windowed_dims(op, len(operand))):
-        if windowed:
-            b.factor(operand[d], {0: d}, {0: d}, PERMUTE)
-            b.factor(source[d], {1: d}, kind=REPLICATE)
-        else:
-            b.factor(source[d], {0: d, 1: d}, {0: d})
+        b.factor(operand[d], {0: d, 1: d}, {0: d}, PERMUTE if windowed else PASS)
 
 
 # --------------------------------------------------------------------------- data movement

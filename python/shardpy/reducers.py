@@ -155,7 +155,9 @@ def identity_value(reducer: str, element_type: ir.Type):
 
 
 def is_identity_init(init: ir.Value, reducer: str) -> bool:
-    """Is `init` a constant scalar equal to the reducer's identity?"""
+    """Is `init` a constant scalar equal to the reducer's identity? (JAX often wraps
+    the constant in a rank-0 broadcast_in_dim: looked through, as are reshapes.)"""
+    init = through_reshapes(init)
     if not isinstance(init, ir.OpResult) or init.owner.operation.name != "stablehlo.constant":
         return False
     attr = init.owner.operation.attributes["value"]
@@ -166,3 +168,15 @@ def is_identity_init(init: ir.Value, reducer: str) -> bool:
     if value.size != 1:
         return False
     return bool(value[0] == identity_value(reducer, init.type.element_type))
+
+
+def through_reshapes(value: ir.Value) -> ir.Value:
+    """The value behind broadcast_in_dim / reshape ops of one element."""
+    while isinstance(value, ir.OpResult) and value.owner.operation.name in (
+            "stablehlo.broadcast_in_dim", "stablehlo.reshape"):
+        source = value.owner.operation.operands[0]
+        shape = ir.RankedTensorType(source.type).shape
+        if any(n != 1 for n in shape):
+            break
+        value = source
+    return value

@@ -2,7 +2,8 @@
 // kept dims pass through both ways; reduced dims stay on the inputs; windowed dims
 // are shared by operand and result (number of windows). Scalar init values take no
 // part. Same as the native sdy-propagation-pipeline (which spells the init constants
-// sdy.constant on export).
+// sdy.constant on export), except that a select_and_scatter's source shares its
+// windowed dims with the operand (native: the source's windowed dim must be whole).
 // RUN: shardpy-opt %s --split-input-file --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
@@ -104,7 +105,7 @@ sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
 
 // CHECK-LABEL: func @select_and_scatter(
 // CHECK-SAME:    %arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {"y"}]>}
-// CHECK-SAME:    %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {}]>}
+// CHECK-SAME:    %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {"y"}]>}
 // CHECK-SAME:    -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {"y"}]>})
 // CHECK:         %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK:         %0 = "stablehlo.select_and_scatter"(%arg0, %arg1, %cst) <{window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>}> ({

