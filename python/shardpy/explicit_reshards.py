@@ -148,11 +148,7 @@ class ExplicitReshards:
         name = op.name
         if name == "func.return":
             for i in range(len(op.operands)):
-                target = self.state.func_result_sharding(func, i)
-                current = self.state.of(op.operands[i])
-                if target is None and current is not None:
-                    target = replicated(current, current.rank)  # unannotated: whole value
-                self._reshard_operand(op, i, target)
+                self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
         elif name == "stablehlo.return":
             self._region_return(op)
         elif name == "sdy.return":
@@ -166,7 +162,7 @@ class ExplicitReshards:
             op.erase()
         elif name in ("stablehlo.while", "stablehlo.optimization_barrier"):
             for i in range(len(op.operands)):
-                self._reshard_operand(op, i, self.state.of(op.results[i]))
+                self._reshard_to_whole_or(op, i, self.state.of(op.results[i]))
         elif name == "sdy.manual_computation":
             ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
             for i, attr in enumerate(ins):
@@ -194,7 +190,7 @@ class ExplicitReshards:
                 self._reshard_operand(op, 0, None)  # the predicate whole on every device
                 return
             for i in range(len(op.operands)):
-                self._reshard_operand(op, i, self.state.of(parent.results[i]))
+                self._reshard_to_whole_or(op, i, self.state.of(parent.results[i]))
         elif name == "sdy.manual_computation":
             outs = sdy.TensorShardingPerValueAttr(parent.attributes["out_shardings"]).shardings
             manual = manual_axes(parent)
@@ -494,6 +490,17 @@ class ExplicitReshards:
         return OpPlan(operands, results)
 
     # -- inserting reshards ---------------------------------------------------------------
+    def _reshard_to_whole_or(self, op: ir.Operation, index: int,
+                             target: TensorSharding | None) -> None:
+        """Reshard an operand that becomes a result of the same type (a func result, a
+        while carry, a barrier value, a branch value) to that result's sharding; an
+        unannotated result is whole, so the operand is made whole too (propagation
+        leaves results unannotated where branches disagree or no user asks)."""
+        current = self.state.of(op.operands[index])
+        if target is None and current is not None:
+            target = replicated(current, current.rank)
+        self._reshard_operand(op, index, target)
+
     def _reshard_operand(self, op: ir.Operation, index: int,
                          target: TensorSharding | None) -> None:
         value = op.operands[index]

@@ -482,7 +482,8 @@ def lower_scatter(lw, op: ir.Operation) -> None:
             op.operands[n] = idx.joined()
             # XLA (jaxlib 0.10.2, CPU) fuses a dynamic_slice that makes the operand
             # (an all_slice) into the scatter and applies indices outside the local
-            # rows to the unsliced array; a barrier keeps a computed operand apart.
+            # rows to the unsliced array; a barrier keeps a computed operand apart
+            # (test/Regressions/fuzz_scatter_out_of_shard_into_dynamic_slice.mlir).
             computed = [i for i, v in enumerate(inputs) if isinstance(v, ir.OpResult)]
             if computed:
                 kept = stablehlo.OptimizationBarrierOp([inputs[i] for i in computed]).results

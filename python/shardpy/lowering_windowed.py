@@ -508,7 +508,10 @@ def lower_concatenate(lw, op) -> bool:
             value = stablehlo.SelectOp(before, windows[i], value).result
     lw.takes_over(value, result)  # (out.sharding: the result's)
     result.replace_all_uses_with(value)
-    slices = [v.owner.operation for v in op.operands] if roll is not None else []
+    slices = []  # each slice op once, also one concatenated many times (erased once)
+    for v in op.operands if roll is not None else []:
+        if not any(v.owner.operation == seen for seen in slices):
+            slices.append(v.owner.operation)
     op.erase()
     for piece in slices:  # computed from x instead; now unused
         if not list(piece.results[0].uses):

@@ -768,11 +768,12 @@ def _householder_product(op, b: RuleBuilder):
 
 
 def _top_k(op, b: RuleBuilder):
-    """(values, indices) = top_k(x): dims that keep their size pass through; the
-    shortened (last) dim must be whole, blocked, with one operand-sized factor."""
+    """(values, indices) = top_k(x): the leading dims pass through; the last dim (the
+    one selected along, shortened to k) must be whole, blocked, with one operand-sized
+    factor, also when k is its whole size (the values are reordered along it)."""
     src, dst = b.operand_shapes[0], b.result_shapes[0]
     for d, size in enumerate(src):
-        if size == dst[d]:
+        if d < len(src) - 1:
             _across(b, d, size)
         else:
             _across(b, d, size, REPLICATE, blocked=True)

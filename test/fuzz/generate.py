@@ -3,10 +3,12 @@
     python test/fuzz/generate.py --seed 42            # print program 42
     python test/fuzz/generate.py --seed 42 --check    # ... and parse it (validates)
 
-A program is a random DAG of 3-25 ops in `@main` (plus private callees) over f32 and
-i32 tensors, on one mesh of 1-3 axes and up to 8 devices, with random shardings on the
-arguments and results of `@main` (some unsharded, some open, sub-axes, unreduced results
-of dot contractions) and `sdy.sharding_constraint`s on ~20% of the intermediate values.
+A program is a random DAG of 3-25 ops in `@main` (plus private callees, while bodies
+and case branches) over f32 and i32 tensors of any dims (Features.uneven_dims), the
+issue-6 ops among them (ops_issue6.py), on one mesh of 1-3 axes and up to 8 devices,
+with random shardings on the arguments and results of `@main` (some unsharded, some
+open, sub-axes, unreduced results of dot contractions) and `sdy.sharding_constraint`s
+on ~20% of the intermediate values.
 The text is written by hand in the syntax JAX prints (see examples/*.mlir); every module
 is meant to parse and verify (`parse_module` checks it).
 
@@ -31,10 +33,14 @@ import random
 import sys
 from dataclasses import dataclass, field
 
-MAX_ELEMS = 4096          # every tensor has fewer elements than this
-FLOAT_LIMIT = 1.0e4       # values whose bound exceeds this are squashed before reuse
-INT_LIMIT = 4096
+from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_float,  # noqa: F401
+                       int_list, is_nice, ttype)
+from ops_issue6 import Issue6Ops
+
 NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
+# With Features.uneven_dims: dims that most mesh axes do not divide (10 over 4, 6 over 4).
+UNEVEN_DIMS = [3, 5, 6, 10, 12, 20, 36]
+MAX_REGION_DEPTH = 2      # while/case/if nested at most this deep
 
 MESHES = [
     (("x", 8),),
@@ -53,12 +59,25 @@ FLOAT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
 INT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
 DIRECTIONS = ["EQ", "NE", "GE", "GT", "LE", "LT"]
 
-# Weights of the op kinds in @main.
+# Weights of the op kinds in @main. Every kind is a feature of its own: `--disable
+# gather` (Features.without) leaves it out.
 OP_WEIGHTS = {
     "unary": 10, "binary": 14, "select": 6, "clamp": 4, "convert": 4,
     "broadcast": 7, "transpose": 6, "reshape": 7, "dot": 10, "reduce": 8,
     "iota": 2, "constant": 2, "concatenate": 4, "slice": 5, "pad": 4, "call": 4,
+    # issue 6
+    "gather": 4, "scatter": 4, "dynamic_slice": 3, "dynamic_update_slice": 3,
+    "sort": 3, "top_k": 2, "argmax": 3, "reduce_window": 4, "select_and_scatter": 2,
+    "convolution": 3, "reverse": 3, "while": 2, "case": 2, "optimization_barrier": 2,
+    "rng_bit_generator": 1, "custom_call": 1,
 }
+# Ops of private functions (callees) and of while/case/if bodies.
+CALLEE_OPS = {"unary", "binary", "select", "clamp", "convert", "broadcast", "transpose",
+              "reshape", "dot", "reduce", "slice", "pad", "concatenate",
+              "gather", "scatter", "dynamic_slice", "dynamic_update_slice", "sort", "top_k",
+              "argmax", "reduce_window", "select_and_scatter", "convolution", "reverse",
+              "optimization_barrier"}
+REGION_OPS = CALLEE_OPS | {"iota", "constant", "call", "while", "case", "custom_call"}
 
 
 @dataclass(frozen=True)
@@ -85,78 +104,50 @@ class Features:
     # Clamps whose lower bound may exceed the upper one (min(max(x, lo), hi) is defined
     # then too). Off: constant bounds lo < hi only (known_issues: an XLA:CPU bug).
     crossed_clamp_bounds: bool = True
+    # Indices of gather/scatter/dynamic_slice/dynamic_update_slice (and case branch
+    # indices) outside the operand: clamped (gather, dynamic_*), skipped (scatter),
+    # the last branch (case).
+    out_of_range_indices: bool = True
+    # gather/scatter with explicit operand_batching_dims / input_batching_dims.
+    batching_dims: bool = True
+    # while/case/if bodies that use values defined outside them (not only block args).
+    region_captures: bool = True
+    # Dims not divisible by the axes that shard them (e.g. 10 over "x"=4), in shapes and
+    # in the generated shardings (issue 6 item 1). Off: every generated sharding divides
+    # its dim and every shape is 1, 2, 4 or a multiple of 8.
+    uneven_dims: bool = True
     ops: tuple[str, ...] = tuple(OP_WEIGHTS)
 
+    @classmethod
+    def from_spec(cls, names) -> "Features":
+        """The defaults without the features and op kinds of `names`, and with those
+        written `+name` (e.g. `+uneven_dims`): the form run_fuzz passes to workers."""
+        names = [n.strip() for n in names if n.strip()]
+        on = [n[1:] for n in names if n.startswith("+")]
+        return cls().without([n for n in names if not n.startswith("+")]).with_(on)
+
     def without(self, names) -> "Features":
+        """Turn features off and leave op kinds out."""
+        return self._switched(names, False)
+
+    def with_(self, names) -> "Features":
+        """Turn features on (e.g. uneven_dims, non_identity_init) and op kinds back in."""
+        return self._switched(names, True)
+
+    def _switched(self, names, on: bool) -> "Features":
         changes = {}
-        ops = list(self.ops)
+        ops = [o for o in self.ops]
         for name in names:
             name = name.strip()
             if not name:
                 continue
             if name in OP_WEIGHTS:
-                ops = [o for o in ops if o != name]
+                ops = [o for o in ops if o != name] + ([name] if on else [])
             elif name in {f.name for f in dataclasses.fields(self)} and name != "ops":
-                changes[name] = False
+                changes[name] = on
             else:
                 raise ValueError(f"unknown feature '{name}'")
         return dataclasses.replace(self, ops=tuple(ops), **changes)
-
-
-# --------------------------------------------------------------------------- text helpers
-
-
-def is_nice(n: int) -> bool:
-    """Dims are 1, 2, 4 or multiples of 8: every mesh axis (product) up to 8 divides a
-    multiple of 8, so propagated shardings stay even (uneven dims are not partitioned
-    yet)."""
-    return n in (1, 2, 4) or (n > 0 and n % 8 == 0)
-
-
-def ttype(shape, dtype: str) -> str:
-    return "tensor<" + "".join(f"{n}x" for n in shape) + dtype + ">"
-
-
-def fmt_float(x: float) -> str:
-    return f"{x:.6e}"
-
-
-def dense(values, shape, dtype: str) -> str:
-    """Nested dense literal of a flat list in row-major order."""
-    fmt = fmt_float if dtype == "f32" else (lambda v: str(int(v)))
-    if not shape:
-        return fmt(values[0])
-
-    def nest(flat, dims):
-        if len(dims) == 1:
-            return "[" + ", ".join(fmt(v) for v in flat) + "]"
-        step = len(flat) // dims[0]
-        return "[" + ", ".join(nest(flat[i * step:(i + 1) * step], dims[1:])
-                               for i in range(dims[0])) + "]"
-    return nest(list(values), list(shape))
-
-
-def int_list(xs) -> str:
-    return "[" + ", ".join(str(x) for x in xs) + "]"
-
-
-@dataclass
-class Value:
-    ref: str                  # SSA name as used: %v3, %v3#1, %arg0
-    shape: tuple[int, ...]
-    dtype: str                # f32 | i32
-    mag: float                # upper bound of |value| (rough)
-    exact: bool = True        # independent of summation order / transcendental rounding
-    contracted: frozenset = frozenset()  # mesh axes a dot contraction was sharded on
-    uses: int = 0
-
-    @property
-    def type(self) -> str:
-        return ttype(self.shape, self.dtype)
-
-    @property
-    def elems(self) -> int:
-        return math.prod(self.shape)
 
 
 # --------------------------------------------------------------------------- shardings
@@ -197,7 +188,8 @@ class ShardingMaker:
                     if name in used or name in unreduced:
                         continue
                     text, k = self.axis_choices(name, size)[0]
-                    if n % (total * k):
+                    if n % (total * k) and not (self.features.uneven_dims and n >= 2
+                                                and rng.random() < 0.6):
                         continue
                     axes.append(text)
                     used.add(name)
@@ -218,7 +210,7 @@ class ShardingMaker:
 # --------------------------------------------------------------------------- functions
 
 
-class FuncBuilder:
+class FuncBuilder(Issue6Ops):
     """One function's body: a pool of values and the lines that define them."""
 
     def __init__(self, gen: "Generator", name: str, *, is_main: bool, max_args: int):
@@ -232,11 +224,26 @@ class FuncBuilder:
         self.pool: list[Value] = []
         self.counter = 0
         self.ops = 0
+        self.root = self    # the function builder whose SSA names a region shares
+        self.depth = 0      # while/case regions this builder is nested in
+
+    def nice(self, n: int) -> bool:
+        """A dim the generator may make: any positive one with Features.uneven_dims,
+        else 1, 2, 4 or a multiple of 8 (see is_nice)."""
+        return n >= 1 if self.gen.features.uneven_dims else is_nice(n)
 
     # -- values ---------------------------------------------------------------------
     def fresh(self) -> str:
-        self.counter += 1
-        return f"%v{self.counter}"
+        """A new SSA name, unique in the function (regions share their function's)."""
+        self.root.counter += 1
+        return f"%v{self.root.counter}"
+
+    def result_names(self, n: int) -> tuple[str, list[str]]:
+        """(`%v7` or `%v7:n`, the names of the n results: `%v7` or `%v7#0` ...)."""
+        ref = self.fresh()
+        if n == 1:
+            return ref, [ref]
+        return f"{ref}:{n}", [f"{ref}#{i}" for i in range(n)]
 
     def emit(self, text: str) -> None:
         self.lines.append("    " + text)
@@ -344,6 +351,10 @@ class FuncBuilder:
     # -- random ops --------------------------------------------------------------------
     def random_op(self, allowed) -> None:
         kinds = [k for k in OP_WEIGHTS if k in allowed]
+        if self.depth >= MAX_REGION_DEPTH:
+            kinds = [k for k in kinds if k not in ("while", "case")]
+        if not kinds:
+            return
         for _ in range(20):
             kind = self.rng.choices(kinds, [OP_WEIGHTS[k] for k in kinds])[0]
             if getattr(self, f"op_{kind}_random")() is not None:
@@ -368,6 +379,9 @@ class FuncBuilder:
         op = self.rng.choice(FLOAT_BINARY if x.dtype == "f32" else INT_BINARY)
         if self.rng.random() < 0.5:
             x, y = y, x
+        return self.binary(op, x, y)
+
+    def binary(self, op: str, x: Value, y: Value) -> Value:
         ref = self.fresh()
         self.emit(f"{ref} = stablehlo.{op} {x.ref}, {y.ref} : {x.type}")
         self.use(x, y)
@@ -484,7 +498,7 @@ class FuncBuilder:
                 return None
             d = rng.choice(dims)
             n = shape[d]
-            divisors = [k for k in (2, 4, 8) if n % k == 0 and k < n and is_nice(n // k)]
+            divisors = [k for k in (2, 4, 8) if n % k == 0 and k < n and self.nice(n // k)]
             if not divisors:
                 return None
             k = rng.choice(divisors)
@@ -567,7 +581,8 @@ class FuncBuilder:
         rng = self.rng
         j = rng.randrange(len(lc))
         size = x.shape[lc[j]]
-        axes = [(n, s) for n, s in self.gen.mesh if s > 1 and size % s == 0]
+        axes = [(n, s) for n, s in self.gen.mesh if s > 1
+                and (size % s == 0 or self.gen.features.uneven_dims)]
         if not axes:
             return x, y, frozenset()
         name, _ = rng.choice(axes)
@@ -620,7 +635,8 @@ class FuncBuilder:
     def random_shape(self, max_rank: int = 3) -> tuple[int, ...]:
         for _ in range(50):
             rank = self.rng.randint(1, max_rank)
-            shape = tuple(self.rng.choice(NICE_DIMS) for _ in range(rank))
+            dims = NICE_DIMS + UNEVEN_DIMS if self.gen.features.uneven_dims else NICE_DIMS
+            shape = tuple(self.rng.choice(dims) for _ in range(rank))
             if math.prod(shape) < MAX_ELEMS:
                 return shape
         return (8,)
@@ -672,7 +688,7 @@ class FuncBuilder:
         options = [[n], [2 * n], [n, n], [n, 2 * n], [8], [16], [8, 8], [1, 1, 2], [1], [2],
                    [4], [8, 16]]
         small = self.gen.features.small_permuted_dims
-        options = [o for o in options if is_nice(n + sum(o))
+        options = [o for o in options if self.nice(n + sum(o))
                    and (math.prod(x.shape) // n) * (n + sum(o)) < MAX_ELEMS
                    and (small or all(k % 8 == 0 for k in o + [n]))]
         if not options:
@@ -705,7 +721,7 @@ class FuncBuilder:
         changed = False
         small = self.gen.features.small_permuted_dims
         for n in x.shape:
-            sizes = [k for k in (1, 2, 4, 8, 16, n // 2) if 1 <= k < n and is_nice(k)
+            sizes = [k for k in (1, 2, 4, 8, 16, n // 2) if 1 <= k < n and self.nice(k)
                      and (small or k % 8 == 0)]
             if n >= 2 and sizes and rng.random() < 0.6:
                 size = rng.choice(sizes)
@@ -804,10 +820,9 @@ class FuncBuilder:
         return self.call(callee, operands)
 
     def call(self, callee: "FuncBuilder", operands: list[Value]):
-        ref = self.fresh()
         results = callee.results
         types = ", ".join(v.type for v in results)
-        lhs = ref if len(results) == 1 else f"{ref}:{len(results)}"
+        lhs, names = self.result_names(len(results))
         rtypes = types if len(results) == 1 else f"({types})"
         self.emit(f"{lhs} = func.call @{callee.name}({', '.join(v.ref for v in operands)}) : "
                   f"({', '.join(v.type for v in operands)}) -> {rtypes}")
@@ -815,8 +830,7 @@ class FuncBuilder:
         self.ops += 1
         # Operands are within the bounds the callee was built for (see op_call_random).
         last = None
-        for i, r in enumerate(results):
-            name = ref if len(results) == 1 else f"{ref}#{i}"
+        for name, r in zip(names, results):
             exact = r.exact and all(o.exact for o in operands)
             last = self.add(Value(name, r.shape, r.dtype, r.mag, exact), constrain=False)
         return last
@@ -943,9 +957,7 @@ class Generator:
             sharded = (with_shardings and rng.random() < 0.6) or \
                 not self.features.unsharded_callee_args
             fb.args[-1] = (arg, self.shardings.attr(v.shape) if sharded else None)
-        allowed = {"unary", "binary", "select", "clamp", "convert", "broadcast", "transpose",
-                   "reshape", "dot", "reduce", "slice", "pad", "concatenate"}
-        allowed &= set(self.features.ops)
+        allowed = CALLEE_OPS & set(self.features.ops)
         target = rng.randint(1, 5)
         guard = 0
         while fb.ops < target and guard < 50:
@@ -979,8 +991,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--check", action="store_true", help="parse and verify the module")
     p.add_argument("--disable", default="", help="comma-separated features or op kinds")
+    p.add_argument("--enable", default="", help="comma-separated features to turn on "
+                                                "(e.g. uneven_dims)")
     args = p.parse_args(argv)
-    features = Features().without(args.disable.split(","))
+    features = Features.from_spec(args.disable.split(",")
+                                  + ["+" + n for n in args.enable.split(",") if n])
     program = generate(args.seed, features)
     sys.stdout.write(program.text)
     if args.check:

@@ -13,7 +13,9 @@ arguments (unsharded_callee_args), uneven shardings from propagation through
 slice/pad/concatenate (small_permuted_dims), insert-reshards plans shared between
 reduces with different bodies (mixed_reducers), sub-axis collectives lowered over whole
 axes or reduced twice (sub_axes), all_to_all of a concatenate rejected by XLA:CPU, sub-axes of
-values also made unreduced (unreduced_results).
+values also made unreduced (unreduced_results); issue-6 ops: chlo.top_k with k the whole
+dim sharded like its operand, scatters into a dynamic_slice mis-scattered by XLA:CPU
+(out-of-shard indices), case branches sharded differently for an unannotated result.
 
 Entries may also be bugs of XLA that the fuzzer runs into (their regression tests are
 XFAIL and say so).

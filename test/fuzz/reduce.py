@@ -9,6 +9,7 @@ numbers, types and shardings blanked), or --status / --match. Greedy moves, repe
 until none applies:
   * drop a result of @main;
   * cut an op: its result becomes a new (unsharded) argument of @main;
+    (ops inside while bodies and case branches too, nested or not);
   * bypass an op: its result is replaced by an operand of the same type;
   * drop a sharding of an argument or result, or one dim's axes of any sharding;
   * erase dead ops (all at once, or one by one: a failure may live in a dead op) and
@@ -44,6 +45,27 @@ def ir_str(attr) -> str:
 
 def _top_ops(func):
     return [op.operation for op in func.regions[0].blocks[0].operations]
+
+
+CONTROL_FLOW = ("stablehlo.while", "stablehlo.case")
+
+
+def _body_ops(func):
+    """The ops of a function body, each followed by those of its while bodies and case
+    branches (nested too), terminators left out: what moves may cut, bypass or erase.
+    Bodies of reduce, sort, scatter and the like are computations, kept whole."""
+    out = []
+
+    def walk(block):
+        ops = [op.operation for op in block.operations]
+        for op in ops[:-1]:
+            out.append(op)
+            if op.name in CONTROL_FLOW:
+                for region in op.regions:
+                    for inner in region.blocks:
+                        walk(inner)
+    walk(func.regions[0].blocks[0])
+    return out
 
 
 def _attr_list(func, key, count):
@@ -95,7 +117,7 @@ def _dce(module, only=None) -> None:
         changed = False
         funcs = _funcs(module)
         for name, func in funcs.items():
-            ops = _top_ops(func)[:-1]
+            ops = _body_ops(func)
             for k in reversed(range(len(ops))):
                 op = ops[k]
                 if only is not None and (name, k) != only:
@@ -167,7 +189,7 @@ class Moves:
         if len(ret.operands) > 1:
             moves += [("drop_result", i) for i in range(len(ret.operands))]
         for name, func in funcs.items():
-            ops = _top_ops(func)[:-1]
+            ops = _body_ops(func)
             for k, op in enumerate(ops):
                 if all(len(list(r.uses)) == 0 for r in op.results):
                     moves.append(("erase_dead", name, k))
@@ -240,13 +262,13 @@ class Moves:
             elif kind == "cut":
                 _, name, k, r = move
                 func = funcs[name]
-                op = _top_ops(func)[k]
+                op = _body_ops(func)[k]
                 result = op.results[r]
                 arg = _add_arg(func, result.type)
                 result.replace_all_uses_with(arg)
             elif kind == "bypass":
                 _, name, k = move
-                op = _top_ops(funcs[name])[k]
+                op = _body_ops(funcs[name])[k]
                 result = op.results[0]
                 same = [o for o in op.operands if o.type == result.type]
                 result.replace_all_uses_with(same[0])

@@ -181,7 +181,7 @@ class Runner:
 
 
 def _worker_main(conn, disabled: tuple[str, ...]) -> None:
-    runner = Runner(generate.Features().without(disabled))
+    runner = Runner(generate.Features.from_spec(disabled))
     while True:
         seed = conn.recv()
         if seed is None:
@@ -293,7 +293,7 @@ def run_batch(seeds, *, jobs: int = 0, disabled: tuple[str, ...] = (), timeout: 
     """Run the programs of `seeds` (in `pool`, in `jobs` new workers, or here with
     `runner` when jobs <= 0); returns their outcomes, failures saved if a directory is
     given. A given pool must have been made with the same `disabled`."""
-    features = generate.Features().without(disabled)
+    features = generate.Features.from_spec(disabled)
     outcomes: list[Outcome] = []
     seeds = list(seeds)
     start = time.perf_counter()
@@ -370,6 +370,8 @@ def main(argv=None) -> int:
     p.add_argument("--disable", default="",
                    help="comma-separated generator features or op kinds to leave out "
                         "(e.g. scalar_args,pad); 'known' leaves out known_issues.DISABLED")
+    p.add_argument("--enable", default="",
+                   help="comma-separated generator features to turn on (e.g. uneven_dims)")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv)
     count = 10_000 if args.long else args.count
@@ -378,6 +380,8 @@ def main(argv=None) -> int:
         from known_issues import DISABLED
 
         disabled = tuple(x for x in disabled if x != "known") + DISABLED
+    # Features.from_spec: "+name" turns a feature on.
+    disabled += tuple("+" + x for x in args.enable.split(",") if x)
     start = time.perf_counter()
     outcomes = run_batch(range(args.seed, args.seed + count), jobs=args.jobs,
                          disabled=disabled, timeout=args.timeout,

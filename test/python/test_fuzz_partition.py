@@ -1,6 +1,7 @@
 """A bounded, seeded fuzz batch: random programs partitioned and checked on 8 CPU devices.
 
-Programs come from test/fuzz/generate.py (seeds SEED .. SEED + CHUNKS * PER_CHUNK - 1);
+Programs come from test/fuzz/generate.py (seeds SEED .. SEED + CHUNKS * PER_CHUNK - 1;
+all op kinds of issue 6, uneven dims);
 each one is partitioned with shardpy-partition and run against the one-device reference
 (test/fuzz/run_fuzz.py). Generator features that hit known, open bugs are left out
 (test/fuzz/known_issues.py lists them with their regression tests under
@@ -26,8 +27,8 @@ import known_issues  # noqa: E402
 import run_fuzz  # noqa: E402
 
 SEED = 1_000
-CHUNKS = 5
-PER_CHUNK = 50  # 250 programs
+CHUNKS = 4
+PER_CHUNK = 50  # 200 programs (issue 4 asks >= 200; with the issue-6 ops a program takes ~2.5x as long)
 JOBS = 2
 
 
