@@ -16,6 +16,7 @@ Shardings are written back once at the end, as Shardy writes them.
 from __future__ import annotations
 
 import enum
+import gc
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable
@@ -57,12 +58,14 @@ FORWARD_ONLY_OPS = frozenset({"stablehlo.dynamic_slice", "stablehlo.dynamic_upda
 
 # --------------------------------------------------------------------------- graph
 
+_NO_VIEWS: dict = {}  # shared by every node without views (never written to)
+
 
 class Node:
     """An op with a rule, or an identity edge between slots."""
 
     __slots__ = ("op", "name", "operands", "results", "slots", "rule", "category",
-                 "elementwise", "allowed", "views", "pass_through")
+                 "elementwise", "allowed", "views", "pass_through", "key")
 
     def __init__(self, op, name: str, operands: list[int], results: list[int], rule: OpRule,
                  category: str, elementwise: bool = False,
@@ -76,8 +79,44 @@ class Node:
         self.category = category  # "pass_through" | "forward" | "broadcast" | "other"
         self.elementwise = elementwise
         self.allowed = allowed
-        self.views = views or {}  # tensor index -> manual axes stripped when reading it
+        self.views = views or _NO_VIEWS  # tensor index -> manual axes stripped when reading it
         self.pass_through: list[bool] = []  # per factor; set by Graph.add_node
+        # What a visit's outcome depends on besides the level and the shardings.
+        self.key = (id(rule), category, int(allowed), elementwise)
+
+
+class Fragment:
+    """What every op of one signature (name, types, attributes) shares in the graph."""
+
+    __slots__ = ("rule", "category", "elementwise", "pass_through", "key")
+
+    def __init__(self, rule: OpRule, category: str, elementwise: bool,
+                 pass_through: list[bool]):
+        self.rule = rule
+        self.category = category
+        self.elementwise = elementwise
+        self.pass_through = pass_through
+        self.key = (id(rule), category, int(Direction.BOTH), elementwise)
+
+
+def _op_node(op, name: str, operands: list[int], results: list[int], fragment: Fragment
+             ) -> Node:
+    """Node(op, name, operands, results, rule, category, elementwise), without the
+    per-node work Node.__init__ and Graph.add_node would repeat for every op."""
+    node = Node.__new__(Node)
+    node.op = op
+    node.name = name
+    node.operands = operands
+    node.results = results
+    node.slots = operands + results
+    node.rule = fragment.rule
+    node.category = fragment.category
+    node.elementwise = fragment.elementwise
+    node.allowed = Direction.BOTH
+    node.views = _NO_VIEWS
+    node.pass_through = fragment.pass_through
+    node.key = fragment.key
+    return node
 
 
 @lru_cache(maxsize=None)
@@ -103,6 +142,16 @@ class FuncLink:
     result: int
 
 
+# How _build_op treats an op, by name (Graph.op_kind).
+_RULE_FROM_ATTRIBUTES = 0  # rule cached per (name, types, attributes)
+_RULE_FROM_SHAPES = 1      # rule cached per (name, types)
+_RULE_NEVER = 2            # no rule
+_RULE_FROM_IR = 3          # rule built for each op (it looks at more of the IR)
+_STRUCTURE = 4             # a structural op (_STRUCTURAL)
+_SDY_OP = 5                # another sdy op (collectives...)
+_CACHING = {"shapes": _RULE_FROM_SHAPES, "never": _RULE_NEVER, "ir": _RULE_FROM_IR}
+
+
 class Graph:
     def __init__(self, module: ir.Operation, table: RuleTable):
         self.module = module
@@ -119,16 +168,17 @@ class Graph:
         #   sharding constraints and manual computations want (see apply_constraints)
         self.edge_targets: set[int] = set()  # slots fed by data-flow edges
         self.func_links: list[FuncLink] = []
-        self.producers: dict[int, Node] = {}  # slot -> the op node computing it
         self.writers: list[Callable[["Writer"], None]] = []  # write-back actions
         self.result_writes: list[tuple[ir.Operation, list[int]]] = []  # ops with rules
         self.missing_rules: dict[str, ir.Location] = {}
         self.pending_calls: list = []  # (callee, call op, result slots): edges added last
-        self._rule_cache: dict = {}   # op signature -> interned rule
+        self.op_kinds: dict[str, int] = {}  # op name -> how _build_op treats it
+        self.type_shapes: dict[ir.Type, tuple[int, ...] | None] = {}  # None: not ranked
+        self._fragments: dict = {}   # op signature -> Fragment (None: no rule)
         self._rules: dict[OpRule, OpRule] = {}
-        self._pointwise: dict[int, bool] = {}  # id(interned rule) -> pointwise?
         self._pass_through: dict[int, list[bool]] = {}  # id(interned rule) -> per factor
         self._interned: dict[TensorSharding, TensorSharding] = {}
+        self._producers: dict[int, Node] | None = None
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
@@ -142,27 +192,23 @@ class Graph:
     def intern(self, sharding: TensorSharding) -> TensorSharding:
         return self._interned.setdefault(sharding, sharding)
 
+    def type_shape(self, value_type: ir.Type) -> tuple[int, ...] | None:
+        """The shape of a ranked tensor type, None for other types (cached per type)."""
+        shape = self.type_shapes.get(value_type, _MISSING)
+        if shape is _MISSING:
+            shape = (tuple(value_type.shape) if isinstance(value_type, ir.RankedTensorType)
+                     else None)
+            self.type_shapes[value_type] = shape
+        return shape
+
     def slot(self, value: ir.Value) -> int:
         """The slot of `value` (-1 for values that cannot carry a sharding, e.g. tokens)."""
         slot = self.value_slot.get(value)
         if slot is None:
             value_type = value.type
-            if not isinstance(value_type, ir.RankedTensorType):
-                slot = -1
-            else:
-                slot = self.new_slot(tuple(value_type.shape), None, value_type)
+            shape = self.type_shape(value_type)
+            slot = -1 if shape is None else self.new_slot(shape, None, value_type)
             self.value_slot[value] = slot
-        return slot
-
-    def new_value_slot(self, value: ir.Value) -> int:
-        """The slot of a value defined here (an op result), unless a sharding group
-        already tied it to another value's slot."""
-        if self.grouped and value in self.value_slot:
-            return self.value_slot[value]
-        value_type = value.type
-        slot = (self.new_slot(tuple(value_type.shape), None, value_type)
-                if isinstance(value_type, ir.RankedTensorType) else -1)
-        self.value_slot[value] = slot
         return slot
 
     def alias(self, values: Iterable[ir.Value], slot: int) -> None:
@@ -181,62 +227,76 @@ class Graph:
         self.shardings[slot] = self.intern(sharding)
 
     def add_node(self, node: Node) -> None:
-        pass_through = self._pass_through.get(id(node.rule))
-        node.pass_through = (pass_through if pass_through is not None
-                             else pass_through_factors(node.rule))
+        if not node.pass_through:
+            pass_through = self._pass_through.get(id(node.rule))
+            node.pass_through = (pass_through if pass_through is not None
+                                 else pass_through_factors(node.rule))
         index = len(self.nodes)
         self.nodes.append(node)
-        for slot in set(node.operands + node.results):
+        slot_nodes = self.slot_nodes
+        for slot in node.slots:
+            # A slot twice in one node (add %x, %x) lists the node twice: harmless, the
+            # worklist never queues a node twice.
             if slot >= 0:
-                self.slot_nodes[slot].append(index)
-        if node.op is not None and node.category != "barrier" and not node.name.endswith("edge"):
-            for slot in node.results:
-                if slot >= 0:
-                    self.producers[slot] = node
+                slot_nodes[slot].append(index)
+        self._producers = None
+
+    @property
+    def producers(self) -> dict[int, Node]:
+        """slot -> the op node computing it (built on first use)."""
+        if self._producers is None:
+            self._producers = {}
+            for node in self.nodes:
+                if node.op is not None and node.category != "barrier" \
+                        and not node.name.endswith("edge"):
+                    for slot in node.results:
+                        if slot >= 0:
+                            self._producers[slot] = node
+        return self._producers
 
     def value_type(self, slot: int, value: ir.Value) -> ir.Type:
         known = self.types[slot] if slot >= 0 else None
         return known if known is not None else value.type
 
-    def rule(self, op: ir.Operation, name: str, attrs, operand_values, operands: list[int],
-             results: list[int]) -> OpRule | None:
-        """The op's rule, computed once per distinct (name, types, attributes)."""
-        types = self.types
-        key = [name]
-        for s, v in zip(operands, operand_values):
-            key.append(types[s] if s >= 0 else v.type)
-        key.append(None)
-        for s in results:
-            key.append(types[s] if s >= 0 else None)
-        if len(attrs):
-            key.extend(attrs[n] for n in attrs)
-        key = tuple(key)
-        rule = self._rule_cache.get(key, _MISSING)
-        if rule is not _MISSING:
-            return rule
-        if RULE_ATTR in attrs:
+    def op_kind(self, name: str) -> int:
+        kind = self.op_kinds.get(name)
+        if kind is None:
+            if name in _STRUCTURAL:
+                kind = _STRUCTURE
+            elif name.startswith("sdy.") and name != "sdy.constant":
+                kind = _SDY_OP
+            else:
+                kind = _CACHING.get(self.table.caching(name), _RULE_FROM_ATTRIBUTES)
+            self.op_kinds[name] = kind
+        return kind
+
+    def fragment(self, op: ir.Operation, name: str, attrs, own_rule: bool) -> Fragment | None:
+        """The op's rule and what follows from it (uncached: see _build_op)."""
+        if own_rule:
             rule = OpRule.from_attr(attrs[RULE_ATTR])
         else:
-            rule = self.table.build(op, [shape_of(v.type) for v in operand_values],
+            rule = self.table.build(op, [shape_of(v.type) for v in op.operands],
                                     [shape_of(r.type) for r in op.results])
-        if rule is not None:
-            rule = self._rules.setdefault(rule, rule)
-            if id(rule) not in self._pointwise:
-                self._pointwise[id(rule)] = is_pointwise(rule)
-                self._pass_through[id(rule)] = pass_through_factors(rule)
-        self._rule_cache[key] = rule
-        return rule
-
-    def pointwise(self, rule: OpRule) -> bool:
-        return self._pointwise[id(rule)]
+        if rule is None:
+            return None
+        rule = self._rules.setdefault(rule, rule)
+        pass_through = self._pass_through.get(id(rule))
+        if pass_through is None:
+            pass_through = self._pass_through[id(rule)] = pass_through_factors(rule)
+        pointwise = is_pointwise(rule)
+        category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
+                    else "forward" if name in FORWARD_ONLY_OPS
+                    else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
+        return Fragment(rule, category, pointwise, pass_through)
 
 
 # --------------------------------------------------------------------------- building
 
 
-def build_graph(module: ir.Operation, table: RuleTable) -> Graph:
+def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None) -> Graph:
+    """`groups`: the module's sdy.sharding_group ops, where the caller knows them."""
     g = Graph(module, table)
-    _collect_sharding_groups(g, module)
+    _collect_sharding_groups(g, module, groups)
     for op in module.regions[0].blocks[0].operations:
         if op.operation.name == "func.func":
             _build_func(g, op)
@@ -264,12 +324,13 @@ def apply_constraints(g: Graph) -> None:
         g.shardings[slot] = g.intern(first)
 
 
-def _collect_sharding_groups(g: Graph, module: ir.Operation) -> None:
+def _collect_sharding_groups(g: Graph, module: ir.Operation, ops: list | None = None) -> None:
+    if ops is None:
+        ops = [op for op in collect_ops(module) if op.name == "sdy.sharding_group"]
     groups: dict[int, list[ir.Value]] = {}
-    for op in collect_ops(module):
-        if op.name == "sdy.sharding_group":
-            group = ir.IntegerAttr(op.attributes["group_id"]).value
-            groups.setdefault(group, []).append(op.operands[0])
+    for op in ops:
+        group = ir.IntegerAttr(op.attributes["group_id"]).value
+        groups.setdefault(group, []).append(op.operands[0])
     for members in groups.values():
         g.grouped = True
         slot = g.slot(members[0])
@@ -314,30 +375,84 @@ def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
 
 
 def _build_op(g: Graph, op: ir.Operation) -> None:
+    """One op into the graph. The hot path of building: every binding call costs about
+    a microsecond, so each op is read once (name, attributes present, results and their
+    types, operands) and everything derived from its rule is shared per signature."""
     name = op.name
-    handler = _STRUCTURAL.get(name)
-    if handler is not None:
-        handler(g, op)
-        return
-    if name.startswith("sdy.") and name != "sdy.constant":
-        _build_sdy_collective(g, op)
+    kind = g.op_kinds.get(name)
+    if kind is None:
+        kind = g.op_kind(name)
+    if kind >= _STRUCTURE:
+        if kind == _STRUCTURE:
+            _STRUCTURAL[name](g, op)
+        else:
+            _build_sdy_collective(g, op)
         return
     attrs = op.attributes
-    results = [g.new_value_slot(r) for r in op.results]
-    if SHARDING_ATTR in attrs:
+    if len(attrs):
+        seeded = SHARDING_ATTR in attrs
+        own_rule = RULE_ATTR in attrs
+    else:
+        seeded = own_rule = False
+    value_slot = g.value_slot
+    type_shapes = g.type_shapes
+    grouped = g.grouped
+    results = []
+    result_types = []
+    for value in op.results:
+        value_type = value.type
+        result_types.append(value_type)
+        if grouped and value in value_slot:
+            results.append(value_slot[value])
+            continue
+        shape = type_shapes.get(value_type, _MISSING)
+        if shape is _MISSING:
+            shape = g.type_shape(value_type)
+        slot = -1 if shape is None else g.new_slot(shape, None, value_type)
+        value_slot[value] = slot
+        results.append(slot)
+    if seeded:
         _seed_from_attr(g, op, attrs, results)
-    operand_values = op.operands
-    operands = [g.slot(v) for v in operand_values]
-    rule = g.rule(op, name, attrs, operand_values, operands, results)
-    if rule is None:
+    operands = []
+    for value in op.operands:
+        slot = value_slot.get(value)
+        if slot is None:
+            slot = g.slot(value)
+        operands.append(slot)
+    if own_rule:
+        kind = _RULE_FROM_ATTRIBUTES
+    if kind == _RULE_NEVER:
+        fragment = None
+    elif kind == _RULE_FROM_IR:
+        fragment = g.fragment(op, name, attrs, own_rule)
+    else:
+        types = g.types
+        if -1 in operands:
+            operand_types = tuple(types[s] if s >= 0 else v.type
+                                  for s, v in zip(operands, op.operands))
+        else:
+            operand_types = tuple([types[s] for s in operands])
+        if kind == _RULE_FROM_SHAPES:
+            key = (name, operand_types, tuple(result_types))
+        else:
+            key = (name, operand_types, tuple(result_types),
+                   tuple(attrs.values()) if len(attrs) else ())
+        fragment = g._fragments.get(key, _MISSING)
+        if fragment is _MISSING:
+            fragment = g._fragments[key] = g.fragment(op, name, attrs, own_rule)
+    if fragment is None:
         if name not in g.missing_rules:
             g.missing_rules[name] = op.location
     else:
-        pointwise = g.pointwise(rule)
-        category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
-                    else "forward" if name in FORWARD_ONLY_OPS
-                    else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
-        g.add_node(Node(op, name, operands, results, rule, category, elementwise=pointwise))
+        nodes = g.nodes
+        index = len(nodes)
+        node = _op_node(op, name, operands, results, fragment)
+        nodes.append(node)
+        slot_nodes = g.slot_nodes
+        for slot in node.slots:
+            if slot >= 0:
+                slot_nodes[slot].append(index)
+        g._producers = None
     # The regions of other ops (reduce, sort, scatter bodies...) are scalar computations
     # applied per element, not data flow between program values: nothing to shard there.
     g.result_writes.append((op, results))
@@ -569,39 +684,83 @@ CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
                               "stablehlo.convert", "stablehlo.transpose"})
 
 
-def split_constants(module: ir.Operation) -> None:
+class Prescan:
+    """The ops the steps before building look for, found in one walk of the module:
+    calls (flatten_call_graph), sharding groups (build_graph), constant sources and
+    shapers (split_constants), each list in program order."""
+
+    WANTED = frozenset({"func.call", "sdy.sharding_group"}) | CONSTANT_SOURCES \
+        | CONSTANT_SHAPERS
+
+    def __init__(self, module: ir.Operation):
+        self.calls: list[ir.Operation] = []
+        self.groups: list[ir.Operation] = []
+        self.constants: list[tuple[ir.Operation, str]] = []  # (op, name)
+        wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
+            self.constants
+        advance = ir.WalkResult.ADVANCE
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name in wanted:
+                if name == "func.call":
+                    calls.append(op)
+                elif name == "sdy.sharding_group":
+                    groups.append(op)
+                else:
+                    constants.append((op, name))
+            return advance
+
+        module.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+
+
+def split_constants(module: ir.Operation,
+                    candidates: list[tuple[ir.Operation, str]] | None = None) -> None:
     """Give every use of a constant expression its own copy (Shardy's
     constant-or-scalar splitter): constants, iotas, and broadcasts/reshapes/converts/
-    transposes of constant expressions or of scalars."""
+    transposes of constant expressions or of scalars.
+
+    `candidates`: the module's constant sources and shapers as Prescan finds them."""
+    if candidates is None:
+        candidates = Prescan(module).constants
     constant_like: set = set()
-    ops = [op for op in collect_ops(module)]
-    for op in ops:  # program order: operands are classified before their users
-        name = op.name
+    ordered = []
+    for op, name in candidates:  # program order: operands are classified before users
         if name in CONSTANT_SOURCES:
             constant_like.add(op)
-        elif name in CONSTANT_SHAPERS and len(op.operands) == 1:
+            ordered.append(op)
+        elif len(op.operands) == 1:
             operand = op.operands[0]
             scalar = isinstance(operand.type, ir.RankedTensorType) and operand.type.rank == 0
             owner = operand.owner if isinstance(operand, ir.OpResult) else None
             if scalar or (owner is not None and owner.operation in constant_like):
                 constant_like.add(op)
-    for op in reversed(ops):  # users first: their copies become uses of the producers
-        if op not in constant_like or SHARDING_ATTR in op.attributes:
+                ordered.append(op)
+    for op in reversed(ordered):  # users first: their copies become uses of the producers
+        if SHARDING_ATTR in op.attributes:
             continue
-        uses = [(use.owner, use.operand_number) for use in op.results[0].uses]
-        for owner, index in uses[1:]:
+        uses = iter(op.results[0].uses)
+        next(uses, None)  # the first use keeps the original
+        others = [(use.owner, use.operand_number) for use in uses]
+        for owner, index in others:
             clone = op.clone(ip=ir.InsertionPoint(op))
             owner.operands[index] = clone.results[0]
 
 
-def flatten_call_graph(module: ir.Operation) -> None:
+def flatten_call_graph(module: ir.Operation, calls: list[ir.Operation] | None = None
+                       ) -> bool:
     """Give every call site its own callee (cloned as @name_0, @name_1, ...), so a
     function called with different shardings can be sharded differently per call.
+    True if it changed the module.
 
     One sweep per level of call nesting: clones made in a sweep hold calls of their own,
-    which the next sweep sees.
+    which the next sweep sees. `calls`: the module's func.call ops as Prescan finds them
+    (the first sweep needs no walk of its own).
     """
     block = module.regions[0].blocks[0]
+    changed = False
+    if calls is not None and not calls:
+        return changed
     names = {ir.StringAttr(op.attributes["sym_name"]).value
              for op in block.operations if "sym_name" in op.attributes}
     while True:
@@ -609,17 +768,19 @@ def flatten_call_graph(module: ir.Operation) -> None:
                  for op in block.operations if op.operation.name == "func.func"}
         seen: set[str] = set()
         pending = []
-        for op in collect_ops(module):
-            if op.name != "func.call":
-                continue
+        if calls is None:
+            calls = [op for op in collect_ops(module) if op.name == "func.call"]
+        for op in calls:
             callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
             if callee not in funcs:
                 continue
             if callee in seen or _is_public(funcs[callee]):
                 pending.append((op, callee))  # the first private call site keeps it
             seen.add(callee)
+        calls = None
         if not pending:
-            return
+            return changed
+        changed = True
         for op, callee in pending:
             original = funcs[callee]
             k = 0
@@ -653,6 +814,11 @@ def _next_op(block: ir.Block, op: ir.Operation):
 # --------------------------------------------------------------------------- running
 
 
+# Node categories whose visits move the same factors the same ways at every level (all
+# factors both ways, or as a propagation barrier allows).
+LEVEL_FREE = frozenset({"pass_through", "barrier"})
+
+
 class Propagator:
     """Runs the conflict-resolution hierarchy over a built graph."""
 
@@ -663,6 +829,10 @@ class Propagator:
         self.propagate_factors = STRATEGIES[factor_strategy]
         self.steps = 0  # node visits, for statistics
         self._memo: dict = {}
+        # Per node: its last visit changed nothing and none of its slots changed since.
+        self._settled: bytearray | None = None
+        self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
+        self._plain: bytes | None = None  # per node: no views, every slot a tensor
 
     # -- the hierarchy -----------------------------------------------------------------
     def run(self) -> None:
@@ -693,6 +863,7 @@ class Propagator:
             self._run_op_priorities()
 
     def _run_op_priorities(self) -> None:
+        self._settled = None  # shardings were just set from outside the worklist
         for level in range(3):
             self._run_level(level)
 
@@ -705,23 +876,69 @@ class Propagator:
     def _run_worklist(self, level: int | None) -> None:
         g = self.g
         nodes = g.nodes
+        slot_nodes = g.slot_nodes
+        shardings = g.shardings
+        memo = self._memo
+        n = len(nodes)
+        if self._plain is None or len(self._plain) != n:
+            self._level_free = bytes(node.category in LEVEL_FREE for node in nodes)
+            self._plain = bytes(not node.views and -1 not in node.slots for node in nodes)
+        if self._settled is None or len(self._settled) != n:
+            self._settled = bytearray(n)
+        settled, level_free, plain = self._settled, self._level_free, self._plain
         # A stack (last in, first out) that starts with the nodes in program order, like
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
-        stack = list(range(len(nodes) - 1, -1, -1))
-        queued = [True] * len(nodes)
+        # Left out: nodes whose visit cannot depend on the level and that are settled
+        # (their last visit changed nothing, and none of their slots changed since):
+        # visiting them again would change nothing either.
+        queued = [not (settled[i] and level_free[i]) for i in range(n)]
+        stack = [i for i in range(n - 1, -1, -1) if queued[i]]
         # At level 0 only pass-through (and forward-only) ops move anything.
         idle = ("other", "broadcast") if level == 0 else ()
+        pop, push = stack.pop, stack.append
+        steps = 0
         while stack:
-            index = stack.pop()
+            index = pop()
             queued[index] = False
             node = nodes[index]
             if node.category in idle:
                 continue
-            for slot in self._visit(node, level):
-                for other in g.slot_nodes[slot]:
+            if not plain[index]:
+                changed = self._visit(node, level)
+            else:  # _visit, inline: the hot loop of propagation
+                steps += 1
+                slots = node.slots
+                current = [shardings[s] for s in slots]
+                key = (node.key, 0 if level_free[index] else level, *map(id, current))
+                updates = memo.get(key)
+                if updates is None:
+                    updates = memo[key] = self._updates(node, level, current)
+                changed = []
+                for i, new in updates:
+                    slot = slots[i]
+                    if new is not shardings[slot]:
+                        shardings[slot] = new
+                        changed.append(slot)
+            if not changed:
+                settled[index] = 1
+                continue
+            for slot in changed:
+                for other in slot_nodes[slot]:
+                    settled[other] = 0
                     if other != index and not queued[other]:
                         queued[other] = True
-                        stack.append(other)
+                        push(other)
+        self.steps += steps
+
+    def _unsettle(self, slots: Iterable[int]) -> None:
+        """Slots changed outside the worklist: their nodes must be visited again."""
+        settled = self._settled
+        if settled is None:
+            return
+        slot_nodes = self.g.slot_nodes
+        for slot in slots:
+            for other in slot_nodes[slot]:
+                settled[other] = 0
 
     def _direction_fn(self, node: Node, level: int | None) -> Callable[[int], Direction]:
         blocked = node.rule.blocked
@@ -762,16 +979,11 @@ class Propagator:
         if views:
             current = [g.intern(strip_axes(s, views[i])) if (i in views and s is not None)
                        else s for i, s in enumerate(current)]
-        template = _common_mesh(current)
-        if template is None:
-            return []
-        rule = node.rule
-        key = (id(rule), node.category, node.allowed, node.elementwise,
-               -1 if level is None else level, tuple(map(id, current)))
+        # A level-free node's visit is the same at every level: one memo entry for all.
+        key = (node.key, 0 if node.category in LEVEL_FREE else level, *map(id, current))
         updates = self._memo.get(key)
         if updates is None:
-            updates = self._compute(node, level, current, template)
-            self._memo[key] = updates
+            updates = self._memo[key] = self._updates(node, level, current)
         changed = []
         for i, new in updates:
             slot = slots[i]
@@ -783,6 +995,13 @@ class Propagator:
                 g.shardings[slot] = new
                 changed.append(slot)
         return changed
+
+    def _updates(self, node: Node, level: int | None, current: list) -> tuple:
+        """(tensor index, new sharding) pairs a visit of `node` makes from `current`."""
+        template = _common_mesh(current)
+        if template is None:  # nothing sharded yet, or tensors on different meshes
+            return ()
+        return self._compute(node, level, current, template)
 
     def _compute(self, node: Node, level: int | None, current: list, template: TensorSharding
                  ) -> tuple:
@@ -814,7 +1033,9 @@ class Propagator:
             shape = g.shapes[link.result]
             node = Node(None, "func.return", [link.returned], [link.result],
                         identity_rule(len(shape), 1, shape), "pass_through", True)
-            self._visit(node, None)
+            changed = self._visit(node, None)
+            if changed:
+                self._unsettle(changed)
 
 
 def _common_mesh(shardings: list) -> TensorSharding | None:
@@ -1052,10 +1273,27 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
+    # The graph is hundreds of thousands of small objects without cycles: the cyclic
+    # garbage collector would only walk them again and again while they are built.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _propagate_module(module, table, strategy, close, warn_missing_rules,
+                                 ruleless_by_design)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy, close: bool,
+                      warn_missing_rules: bool, ruleless_by_design: frozenset[str]
+                      ) -> Propagator:
     drop_maximal_shardings(module)
-    flatten_call_graph(module)
-    split_constants(module)
-    g = build_graph(module, table)
+    scan = Prescan(module)
+    if flatten_call_graph(module, scan.calls):
+        scan = Prescan(module)  # the cloned callees hold ops of their own
+    split_constants(module, scan.constants)
+    g = build_graph(module, table, scan.groups)
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:
