@@ -158,7 +158,7 @@ class Graph:
         self.table = table
         self.codec = ShardingCodec(module_meshes(module))
         self.shapes: list[tuple[int, ...]] = []
-        self.types: list[ir.Type | None] = []  # the value's type, where a value has one
+        self.type_ids: list[int | None] = []  # the value's type (see type_info), if any
         self.shardings: list[TensorSharding | None] = []
         self.slot_nodes: list[list[int]] = []
         self.nodes: list[Node] = []
@@ -173,7 +173,8 @@ class Graph:
         self.missing_rules: dict[str, ir.Location] = {}
         self.pending_calls: list = []  # (callee, call op, result slots): edges added last
         self.op_kinds: dict[str, int] = {}  # op name -> how _build_op treats it
-        self.type_shapes: dict[ir.Type, tuple[int, ...] | None] = {}  # None: not ranked
+        # ir.Type -> (a small int naming it, its shape or None where not a ranked tensor)
+        self.type_info: dict[ir.Type, tuple[int, tuple[int, ...] | None]] = {}
         self._fragments: dict = {}   # op signature -> Fragment (None: no rule)
         self._rules: dict[OpRule, OpRule] = {}
         self._pass_through: dict[int, list[bool]] = {}  # id(interned rule) -> per factor
@@ -182,9 +183,9 @@ class Graph:
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
-                 value_type: ir.Type | None = None) -> int:
+                 type_id: int | None = None) -> int:
         self.shapes.append(shape)
-        self.types.append(value_type)
+        self.type_ids.append(type_id)
         self.shardings.append(self.intern(sharding) if sharding is not None else None)
         self.slot_nodes.append([])
         return len(self.shapes) - 1
@@ -192,22 +193,22 @@ class Graph:
     def intern(self, sharding: TensorSharding) -> TensorSharding:
         return self._interned.setdefault(sharding, sharding)
 
-    def type_shape(self, value_type: ir.Type) -> tuple[int, ...] | None:
-        """The shape of a ranked tensor type, None for other types (cached per type)."""
-        shape = self.type_shapes.get(value_type, _MISSING)
-        if shape is _MISSING:
+    def type_of(self, value_type: ir.Type) -> tuple[int, tuple[int, ...] | None]:
+        """(type id, shape) of a type: the shape of a ranked tensor type, None for other
+        types; the id is a small int, equal for equal types (cheap to hash in keys)."""
+        info = self.type_info.get(value_type)
+        if info is None:
             shape = (tuple(value_type.shape) if isinstance(value_type, ir.RankedTensorType)
                      else None)
-            self.type_shapes[value_type] = shape
-        return shape
+            info = self.type_info[value_type] = (len(self.type_info), shape)
+        return info
 
     def slot(self, value: ir.Value) -> int:
         """The slot of `value` (-1 for values that cannot carry a sharding, e.g. tokens)."""
         slot = self.value_slot.get(value)
         if slot is None:
-            value_type = value.type
-            shape = self.type_shape(value_type)
-            slot = -1 if shape is None else self.new_slot(shape, None, value_type)
+            type_id, shape = self.type_of(value.type)
+            slot = -1 if shape is None else self.new_slot(shape, None, type_id)
             self.value_slot[value] = slot
         return slot
 
@@ -253,10 +254,6 @@ class Graph:
                         if slot >= 0:
                             self._producers[slot] = node
         return self._producers
-
-    def value_type(self, slot: int, value: ir.Value) -> ir.Type:
-        known = self.types[slot] if slot >= 0 else None
-        return known if known is not None else value.type
 
     def op_kind(self, name: str) -> int:
         kind = self.op_kinds.get(name)
@@ -393,22 +390,34 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
         seeded = SHARDING_ATTR in attrs
         own_rule = RULE_ATTR in attrs
     else:
+        attrs = None
         seeded = own_rule = False
+    try:
+        values = (op.result,)  # one binding call for the common case
+    except ValueError:
+        values = op.results
     value_slot = g.value_slot
-    type_shapes = g.type_shapes
-    grouped = g.grouped
+    type_info = g.type_info
     results = []
     result_types = []
-    for value in op.results:
+    for value in values:
         value_type = value.type
-        result_types.append(value_type)
-        if grouped and value in value_slot:
+        info = type_info.get(value_type)
+        if info is None:
+            info = g.type_of(value_type)
+        type_id, shape = info
+        result_types.append(type_id)
+        if g.grouped and value in value_slot:
             results.append(value_slot[value])
             continue
-        shape = type_shapes.get(value_type, _MISSING)
-        if shape is _MISSING:
-            shape = g.type_shape(value_type)
-        slot = -1 if shape is None else g.new_slot(shape, None, value_type)
+        if shape is None:
+            slot = -1
+        else:  # g.new_slot(shape, None, type_id), inline
+            slot = len(g.shapes)
+            g.shapes.append(shape)
+            g.type_ids.append(type_id)
+            g.shardings.append(None)
+            g.slot_nodes.append([])
         value_slot[value] = slot
         results.append(slot)
     if seeded:
@@ -426,17 +435,16 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
     elif kind == _RULE_FROM_IR:
         fragment = g.fragment(op, name, attrs, own_rule)
     else:
-        types = g.types
+        type_ids = g.type_ids
         if -1 in operands:
-            operand_types = tuple(types[s] if s >= 0 else v.type
+            operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
                                   for s, v in zip(operands, op.operands))
         else:
-            operand_types = tuple([types[s] for s in operands])
-        if kind == _RULE_FROM_SHAPES:
+            operand_types = tuple([type_ids[s] for s in operands])
+        if kind == _RULE_FROM_SHAPES or attrs is None:
             key = (name, operand_types, tuple(result_types))
         else:
-            key = (name, operand_types, tuple(result_types),
-                   tuple(attrs.values()) if len(attrs) else ())
+            key = (name, operand_types, tuple(result_types), tuple(attrs.values()))
         fragment = g._fragments.get(key, _MISSING)
         if fragment is _MISSING:
             fragment = g._fragments[key] = g.fragment(op, name, attrs, own_rule)
@@ -452,7 +460,6 @@ def _build_op(g: Graph, op: ir.Operation) -> None:
         for slot in node.slots:
             if slot >= 0:
                 slot_nodes[slot].append(index)
-        g._producers = None
     # The regions of other ops (reduce, sort, scatter bodies...) are scalar computations
     # applied per element, not data flow between program values: nothing to shard there.
     g.result_writes.append((op, results))
@@ -723,23 +730,31 @@ def split_constants(module: ir.Operation,
     `candidates`: the module's constant sources and shapers as Prescan finds them."""
     if candidates is None:
         candidates = Prescan(module).constants
-    constant_like: set = set()
+    constant_values: set[ir.Value] = set()  # results of the constant-like ops so far
     ordered = []
+    scalar_types: dict[ir.Type, bool] = {}
     for op, name in candidates:  # program order: operands are classified before users
-        if name in CONSTANT_SOURCES:
-            constant_like.add(op)
-            ordered.append(op)
-        elif len(op.operands) == 1:
-            operand = op.operands[0]
-            scalar = isinstance(operand.type, ir.RankedTensorType) and operand.type.rank == 0
-            owner = operand.owner if isinstance(operand, ir.OpResult) else None
-            if scalar or (owner is not None and owner.operation in constant_like):
-                constant_like.add(op)
-                ordered.append(op)
-    for op in reversed(ordered):  # users first: their copies become uses of the producers
-        if SHARDING_ATTR in op.attributes:
+        if name not in CONSTANT_SOURCES:
+            operands = op.operands
+            if len(operands) != 1:
+                continue
+            operand = operands[0]
+            operand_type = operand.type
+            scalar = scalar_types.get(operand_type)
+            if scalar is None:
+                scalar = scalar_types[operand_type] = (
+                    isinstance(operand_type, ir.RankedTensorType) and operand_type.rank == 0)
+            # (each constant-like op has one result: its result is the operand exactly
+            # when it produces the operand)
+            if not scalar and operand not in constant_values:
+                continue
+        value = op.results[0]
+        constant_values.add(value)
+        ordered.append((op, value))
+    for op, value in reversed(ordered):  # users first: their copies become uses of the
+        if SHARDING_ATTR in op.attributes:  # producers
             continue
-        uses = iter(op.results[0].uses)
+        uses = iter(value.uses)
         next(uses, None)  # the first use keeps the original
         others = [(use.owner, use.operand_number) for use in uses]
         for owner, index in others:
@@ -1259,8 +1274,22 @@ def _write_manual(writer: Writer, op: ir.Operation, in_slots: list[int], out_slo
 
 def write_back(g: Graph, close: bool = True) -> None:
     writer = Writer(g, close)
+    shardings = g.shardings
+    one_result: dict[int, ir.Attribute] = {}  # id(sharding) -> its per-value attribute
     for op, slots in g.result_writes:
-        _write_results(writer, op, slots)
+        if len(slots) == 1:  # most ops: writer.per_value(slots), cached more cheaply
+            slot = slots[0]
+            sharding = shardings[slot] if slot >= 0 else None
+            if sharding is None:
+                continue
+            attr = one_result.get(id(sharding))
+            if attr is None:
+                attr = one_result[id(sharding)] = writer.per_value(slots)
+        else:
+            attr = writer.per_value(slots)
+            if attr is None:
+                continue
+        op.attributes[SHARDING_ATTR] = attr
     for write in g.writers:
         write(writer)
 
