@@ -180,6 +180,7 @@ class Graph:
         self._pass_through: dict[int, list[bool]] = {}  # id(interned rule) -> per factor
         self._interned: dict[TensorSharding, TensorSharding] = {}
         self._producers: dict[int, Node] | None = None
+        self._node_keys: dict[tuple, int] = {}  # Node.key tuple -> a small int for it
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
@@ -232,6 +233,7 @@ class Graph:
             pass_through = self._pass_through.get(id(node.rule))
             node.pass_through = (pass_through if pass_through is not None
                                  else pass_through_factors(node.rule))
+        node.key = self._node_keys.setdefault(node.key, len(self._node_keys))
         index = len(self.nodes)
         self.nodes.append(node)
         slot_nodes = self.slot_nodes
@@ -284,7 +286,9 @@ class Graph:
         category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
                     else "forward" if name in FORWARD_ONLY_OPS
                     else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
-        return Fragment(rule, category, pointwise, pass_through)
+        fragment = Fragment(rule, category, pointwise, pass_through)
+        fragment.key = self._node_keys.setdefault(fragment.key, len(self._node_keys))
+        return fragment
 
 
 # --------------------------------------------------------------------------- building
@@ -848,6 +852,7 @@ class Propagator:
         self._settled: bytearray | None = None
         self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
         self._plain: bytes | None = None  # per node: no views, every slot a tensor
+        self._func_result_nodes: list[Node] | None = None
 
     # -- the hierarchy -----------------------------------------------------------------
     def run(self) -> None:
@@ -911,6 +916,7 @@ class Propagator:
         # At level 0 only pass-through (and forward-only) ops move anything.
         idle = ("other", "broadcast") if level == 0 else ()
         pop, push = stack.pop, stack.append
+        sharding_of = shardings.__getitem__
         steps = 0
         while stack:
             index = pop()
@@ -923,11 +929,15 @@ class Propagator:
             else:  # _visit, inline: the hot loop of propagation
                 steps += 1
                 slots = node.slots
-                current = [shardings[s] for s in slots]
-                key = (node.key, 0 if level_free[index] else level, *map(id, current))
+                key = (node.key, 0 if level_free[index] else level,
+                       *map(id, map(sharding_of, slots)))
                 updates = memo.get(key)
                 if updates is None:
-                    updates = memo[key] = self._updates(node, level, current)
+                    updates = memo[key] = self._updates(node, level,
+                                                        list(map(sharding_of, slots)))
+                if not updates:
+                    settled[index] = 1
+                    continue
                 changed = []
                 for i, new in updates:
                     slot = slots[i]
@@ -1041,13 +1051,14 @@ class Propagator:
 
     def _propagate_func_results(self) -> None:
         """Func result attributes <-> the values returned (identity, both ways)."""
-        g = self.g
-        for link in self.g.func_links:
-            if link.returned < 0 or link.result < 0:
-                continue
-            shape = g.shapes[link.result]
-            node = Node(None, "func.return", [link.returned], [link.result],
-                        identity_rule(len(shape), 1, shape), "pass_through", True)
+        if self._func_result_nodes is None:
+            g = self.g
+            self._func_result_nodes = [
+                Node(None, "func.return", [link.returned], [link.result],
+                     identity_rule(len(g.shapes[link.result]), 1, g.shapes[link.result]),
+                     "pass_through", True)
+                for link in g.func_links if link.returned >= 0 and link.result >= 0]
+        for node in self._func_result_nodes:
             changed = self._visit(node, None)
             if changed:
                 self._unsettle(changed)
