@@ -19,6 +19,7 @@ import enum
 import gc
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, islice
 from typing import Callable, Iterable
 
 from jaxlib.mlir import ir
@@ -99,26 +100,6 @@ class Fragment:
         self.key = (id(rule), category, int(Direction.BOTH), elementwise)
 
 
-def _op_node(op, name: str, operands: list[int], results: list[int], fragment: Fragment
-             ) -> Node:
-    """Node(op, name, operands, results, rule, category, elementwise), without the
-    per-node work Node.__init__ and Graph.add_node would repeat for every op."""
-    node = Node.__new__(Node)
-    node.op = op
-    node.name = name
-    node.operands = operands
-    node.results = results
-    node.slots = operands + results
-    node.rule = fragment.rule
-    node.category = fragment.category
-    node.elementwise = fragment.elementwise
-    node.allowed = Direction.BOTH
-    node.views = _NO_VIEWS
-    node.pass_through = fragment.pass_through
-    node.key = fragment.key
-    return node
-
-
 @lru_cache(maxsize=None)
 def identity_rule(rank: int, num_operands: int, shape: tuple[int, ...]) -> OpRule:
     dims = tuple((d,) for d in range(rank))
@@ -142,7 +123,7 @@ class FuncLink:
     result: int
 
 
-# How _build_op treats an op, by name (Graph.op_kind).
+# How _build_block treats an op, by name (Graph.op_kind).
 _RULE_FROM_ATTRIBUTES = 0  # rule cached per (name, types, attributes)
 _RULE_FROM_SHAPES = 1      # rule cached per (name, types)
 _RULE_NEVER = 2            # no rule
@@ -172,7 +153,7 @@ class Graph:
         self.result_writes: list[tuple[ir.Operation, list[int]]] = []  # ops with rules
         self.missing_rules: dict[str, ir.Location] = {}
         self.pending_calls: list = []  # (callee, call op, result slots): edges added last
-        self.op_kinds: dict[str, int] = {}  # op name -> how _build_op treats it
+        self.op_kinds: dict[str, int] = {}  # op name -> how _build_block treats it
         # ir.Type -> (a small int naming it, its shape or None where not a ranked tensor)
         self.type_info: dict[ir.Type, tuple[int, tuple[int, ...] | None]] = {}
         self._fragments: dict = {}   # op signature -> Fragment (None: no rule)
@@ -181,6 +162,7 @@ class Graph:
         self._interned: dict[TensorSharding, TensorSharding] = {}
         self._producers: dict[int, Node] | None = None
         self._node_keys: dict[tuple, int] = {}  # Node.key tuple -> a small int for it
+        self.block_ops: _BlockOps | None = None  # where _build_block takes ops from
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
@@ -270,7 +252,7 @@ class Graph:
         return kind
 
     def fragment(self, op: ir.Operation, name: str, attrs, own_rule: bool) -> Fragment | None:
-        """The op's rule and what follows from it (uncached: see _build_op)."""
+        """The op's rule and what follows from it (uncached: see _build_block)."""
         if own_rule:
             rule = OpRule.from_attr(attrs[RULE_ATTR])
         else:
@@ -294,12 +276,52 @@ class Graph:
 # --------------------------------------------------------------------------- building
 
 
-def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None) -> Graph:
-    """`groups`: the module's sdy.sharding_group ops, where the caller knows them."""
+class _OpsMismatch(Exception):
+    """The recorded op list does not match the blocks being built."""
+
+
+class _BlockOps:
+    """Hands the graph builder the ops of each block from a Prescan's `ops` (one list
+    for the whole module, nested ops right after their parent), checking that each
+    block's first and last op are where the list has them."""
+
+    def __init__(self, ops: list[tuple[ir.Operation, str]]):
+        self._next = iter(ops).__next__
+
+    def top(self, op: ir.Operation) -> None:
+        """Step over a top-level op (its nested ops follow as the blocks are built)."""
+        if self.take()[0] != op:
+            raise _OpsMismatch()
+
+    def take(self) -> tuple[ir.Operation, str]:
+        try:
+            return self._next()
+        except StopIteration:
+            raise _OpsMismatch() from None
+
+
+def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None,
+                ops: list[tuple[ir.Operation, str]] | None = None) -> Graph:
+    """`groups`: the module's sdy.sharding_group ops, where the caller knows them;
+    `ops`: Prescan(module, record_ops=True).ops, where the caller has them."""
+    if ops is not None:
+        try:
+            return _build_graph(module, table, groups, _BlockOps(ops))
+        except Exception:  # noqa: BLE001 - _OpsMismatch, or what building the wrong op
+            pass  # raised: build from the blocks themselves (which raises real errors)
+    return _build_graph(module, table, groups, None)
+
+
+def _build_graph(module: ir.Operation, table: RuleTable, groups: list | None,
+                 block_ops: _BlockOps | None) -> Graph:
     g = Graph(module, table)
+    g.block_ops = block_ops
     _collect_sharding_groups(g, module, groups)
     for op in module.regions[0].blocks[0].operations:
-        if op.operation.name == "func.func":
+        op = op.operation
+        if block_ops is not None:
+            block_ops.top(op)
+        if op.name == "func.func":
             _build_func(g, op)
     for callee, call, results in g.pending_calls:
         returned = _region_terminator_operands(callee.regions[0])
@@ -362,11 +384,6 @@ def _build_func(g: Graph, func_op) -> None:
     g.writers.append(lambda w: _write_func(w, func_op, arg_slots, result_slots))
 
 
-def _build_block(g: Graph, block: ir.Block) -> None:
-    for op in block.operations:
-        _build_op(g, op.operation)
-
-
 def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     slots = [g.slot(r) for r in op.results]
     attrs = op.attributes
@@ -375,98 +392,126 @@ def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     return slots
 
 
-def _build_op(g: Graph, op: ir.Operation) -> None:
-    """One op into the graph. The hot path of building: every binding call costs about
-    a microsecond, so each op is read once (name, attributes present, results and their
-    types, operands) and everything derived from its rule is shared per signature."""
-    name = op.name
-    kind = g.op_kinds.get(name)
-    if kind is None:
-        kind = g.op_kind(name)
-    if kind >= _STRUCTURE:
-        if kind == _STRUCTURE:
-            _STRUCTURAL[name](g, op)
-        else:
-            _build_sdy_collective(g, op)
-        return
-    attrs = op.attributes
-    if len(attrs):
-        seeded = SHARDING_ATTR in attrs
-        own_rule = RULE_ATTR in attrs
+def _build_block(g: Graph, block: ir.Block) -> None:
+    """Every op of `block` into the graph. The hot loop of building: every binding call
+    costs about a microsecond, so each op is read once (name, attributes present,
+    results and their types, operands) and everything derived from its rule is shared
+    per op signature (a Fragment)."""
+    op_kinds, fragments, value_slot, type_info = g.op_kinds, g._fragments, g.value_slot, \
+        g.type_info
+    shapes, type_ids, shardings, slot_nodes = g.shapes, g.type_ids, g.shardings, g.slot_nodes
+    nodes, result_writes, grouped = g.nodes, g.result_writes, g.grouped
+    new_node = Node.__new__
+    block_ops = g.block_ops
+    if block_ops is None:
+        entries = [(op.operation, op.operation.name) for op in block.operations]
     else:
-        attrs = None
-        seeded = own_rule = False
-    try:
-        values = (op.result,)  # one binding call for the common case
-    except ValueError:
-        values = op.results
-    value_slot = g.value_slot
-    type_info = g.type_info
-    results = []
-    result_types = []
-    for value in values:
-        value_type = value.type
-        info = type_info.get(value_type)
-        if info is None:
-            info = g.type_of(value_type)
-        type_id, shape = info
-        result_types.append(type_id)
-        if g.grouped and value in value_slot:
-            results.append(value_slot[value])
+        count = len(block.operations)
+        if not count:
+            return
+        first = block_ops.take()
+        # Taken one by one: the ops nested in a structural op come from the same list.
+        entries = chain((first,), islice(iter(block_ops.take, None), count - 1))
+    for op, name in entries:
+        kind = op_kinds.get(name)
+        if kind is None:
+            kind = g.op_kind(name)
+        if kind >= _STRUCTURE:
+            if kind == _STRUCTURE:
+                _STRUCTURAL[name](g, op)
+            else:
+                _build_sdy_collective(g, op)
             continue
-        if shape is None:
-            slot = -1
-        else:  # g.new_slot(shape, None, type_id), inline
-            slot = len(g.shapes)
-            g.shapes.append(shape)
-            g.type_ids.append(type_id)
-            g.shardings.append(None)
-            g.slot_nodes.append([])
-        value_slot[value] = slot
-        results.append(slot)
-    if seeded:
-        _seed_from_attr(g, op, attrs, results)
-    operands = []
-    for value in op.operands:
-        slot = value_slot.get(value)
-        if slot is None:
-            slot = g.slot(value)
-        operands.append(slot)
-    if own_rule:
-        kind = _RULE_FROM_ATTRIBUTES
-    if kind == _RULE_NEVER:
-        fragment = None
-    elif kind == _RULE_FROM_IR:
-        fragment = g.fragment(op, name, attrs, own_rule)
-    else:
-        type_ids = g.type_ids
-        if -1 in operands:
-            operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
-                                  for s, v in zip(operands, op.operands))
+        attrs = op.attributes
+        if len(attrs):
+            seeded = SHARDING_ATTR in attrs
+            own_rule = RULE_ATTR in attrs
         else:
-            operand_types = tuple([type_ids[s] for s in operands])
-        if kind == _RULE_FROM_SHAPES or attrs is None:
-            key = (name, operand_types, tuple(result_types))
+            attrs = None
+            seeded = own_rule = False
+        try:
+            values = (op.result,)  # one binding call for the common case
+        except ValueError:
+            values = op.results
+        results = []
+        result_types = []
+        for value in values:
+            value_type = value.type
+            info = type_info.get(value_type)
+            if info is None:
+                info = g.type_of(value_type)
+            type_id, shape = info
+            result_types.append(type_id)
+            if grouped and value in value_slot:
+                results.append(value_slot[value])
+                continue
+            if shape is None:
+                slot = -1
+            else:  # g.new_slot(shape, None, type_id), inline
+                slot = len(shapes)
+                shapes.append(shape)
+                type_ids.append(type_id)
+                shardings.append(None)
+                slot_nodes.append([])
+            value_slot[value] = slot
+            results.append(slot)
+        if seeded:
+            _seed_from_attr(g, op, attrs, results)
+        operands = []
+        for value in op.operands:
+            slot = value_slot.get(value)
+            if slot is None:
+                slot = g.slot(value)
+            operands.append(slot)
+        if own_rule:
+            kind = _RULE_FROM_ATTRIBUTES
+        if kind == _RULE_NEVER:
+            fragment = None
+        elif kind == _RULE_FROM_IR:
+            fragment = g.fragment(op, name, attrs, own_rule)
         else:
-            key = (name, operand_types, tuple(result_types), tuple(attrs.values()))
-        fragment = g._fragments.get(key, _MISSING)
-        if fragment is _MISSING:
-            fragment = g._fragments[key] = g.fragment(op, name, attrs, own_rule)
-    if fragment is None:
-        if name not in g.missing_rules:
-            g.missing_rules[name] = op.location
-    else:
-        nodes = g.nodes
-        index = len(nodes)
-        node = _op_node(op, name, operands, results, fragment)
-        nodes.append(node)
-        slot_nodes = g.slot_nodes
-        for slot in node.slots:
-            if slot >= 0:
-                slot_nodes[slot].append(index)
-    # The regions of other ops (reduce, sort, scatter bodies...) are scalar computations
-    # applied per element, not data flow between program values: nothing to shard there.
-    g.result_writes.append((op, results))
+            if -1 in operands:
+                operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
+                                      for s, v in zip(operands, op.operands))
+            else:
+                operand_types = tuple(map(type_ids.__getitem__, operands))
+            if kind == _RULE_FROM_SHAPES or attrs is None:
+                key = (name, operand_types, tuple(result_types))
+            else:
+                key = (name, operand_types, tuple(result_types), tuple(attrs.values()))
+            fragment = fragments.get(key, _MISSING)
+            if fragment is _MISSING:
+                fragment = fragments[key] = g.fragment(op, name, attrs, own_rule)
+        if fragment is None:
+            if name not in g.missing_rules:
+                g.missing_rules[name] = op.location
+        else:
+            # Node(op, name, operands, results, rule, category, elementwise) and
+            # Graph.add_node, without repeating per op what the fragment knows.
+            index = len(nodes)
+            node = new_node(Node)
+            node.op = op
+            node.name = name
+            node.operands = operands
+            node.results = results
+            node.slots = slots = operands + results
+            node.rule = fragment.rule
+            node.category = fragment.category
+            node.elementwise = fragment.elementwise
+            node.allowed = Direction.BOTH
+            node.views = _NO_VIEWS
+            node.pass_through = fragment.pass_through
+            node.key = fragment.key
+            nodes.append(node)
+            for slot in slots:
+                if slot >= 0:
+                    slot_nodes[slot].append(index)
+        # The regions of other ops (reduce, sort, scatter bodies...) are scalar
+        # computations applied per element, not data flow between program values.
+        result_writes.append((op, results))
+    if block_ops is not None and (first[0] != block.operations[0].operation
+                                  or op != block.operations[count - 1].operation):
+        raise _OpsMismatch()
 
 
 def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
@@ -698,20 +743,27 @@ CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
 class Prescan:
     """The ops the steps before building look for, found in one walk of the module:
     calls (flatten_call_graph), sharding groups (build_graph), constant sources and
-    shapers (split_constants), each list in program order."""
+    shapers (split_constants), each list in program order.
+
+    With `record_ops`, also `ops`: (op, name) of every op the graph builder visits, in
+    the order it visits them (the ops of every func body and of the regions it descends
+    into, each followed by what is nested in it), so that building reads each op's name
+    once and makes no Python object per op a second time. The builder checks that the
+    list matches the blocks it walks (see _BlockOps)."""
 
     WANTED = frozenset({"func.call", "sdy.sharding_group"}) | CONSTANT_SOURCES \
         | CONSTANT_SHAPERS
 
-    def __init__(self, module: ir.Operation):
+    def __init__(self, module: ir.Operation, record_ops: bool = False):
         self.calls: list[ir.Operation] = []
         self.groups: list[ir.Operation] = []
         self.constants: list[tuple[ir.Operation, str]] = []  # (op, name)
+        self.ops: list[tuple[ir.Operation, str]] | None = [] if record_ops else None
         wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
             self.constants
-        advance = ir.WalkResult.ADVANCE
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
 
-        def visit(op: ir.Operation) -> ir.WalkResult:
+        def find(op: ir.Operation) -> ir.WalkResult:
             name = op.name
             if name in wanted:
                 if name == "func.call":
@@ -722,14 +774,43 @@ class Prescan:
                     constants.append((op, name))
             return advance
 
-        module.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+        if not record_ops:
+            module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
+            return
+        record = self.ops.append
+        # Per op name: are there regions the builder does not descend into? (Asked of
+        # the first op of each name; an op of that name with regions after all only
+        # makes the list disagree with the blocks, which the builder notices.)
+        separate: dict[str, bool] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            record((op, name))
+            apart = separate.get(name)
+            if apart is None:
+                apart = separate[name] = not _descended(name) and len(op.regions) > 0
+            if apart:  # e.g. a reduce and its body: searched, the body not recorded
+                op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
+                return skip
+            if name in wanted:
+                find(op)
+            return advance
+
+        for top in module.regions[0].blocks[0].operations:
+            top.operation.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+
+
+def _descended(name: str) -> bool:
+    """Does the graph builder build the regions of ops named `name`?"""
+    return (name == "func.func" or name in _STRUCTURAL
+            or (name.startswith("sdy.") and name != "sdy.constant"))
 
 
 def split_constants(module: ir.Operation,
-                    candidates: list[tuple[ir.Operation, str]] | None = None) -> None:
+                    candidates: list[tuple[ir.Operation, str]] | None = None) -> bool:
     """Give every use of a constant expression its own copy (Shardy's
     constant-or-scalar splitter): constants, iotas, and broadcasts/reshapes/converts/
-    transposes of constant expressions or of scalars.
+    transposes of constant expressions or of scalars. True if it copied any.
 
     `candidates`: the module's constant sources and shapers as Prescan finds them."""
     if candidates is None:
@@ -755,6 +836,7 @@ def split_constants(module: ir.Operation,
         value = op.results[0]
         constant_values.add(value)
         ordered.append((op, value))
+    copied = False
     for op, value in reversed(ordered):  # users first: their copies become uses of the
         if SHARDING_ATTR in op.attributes:  # producers
             continue
@@ -764,6 +846,8 @@ def split_constants(module: ir.Operation,
         for owner, index in others:
             clone = op.clone(ip=ir.InsertionPoint(op))
             owner.operands[index] = clone.results[0]
+            copied = True
+    return copied
 
 
 def flatten_call_graph(module: ir.Operation, calls: list[ir.Operation] | None = None
@@ -853,6 +937,7 @@ class Propagator:
         self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
         self._plain: bytes | None = None  # per node: no views, every slot a tensor
         self._func_result_nodes: list[Node] | None = None
+        self._func_result_seen: list = []  # per func result node: a state it left as is
 
     # -- the hierarchy -----------------------------------------------------------------
     def run(self) -> None:
@@ -1058,10 +1143,20 @@ class Propagator:
                      identity_rule(len(g.shapes[link.result]), 1, g.shapes[link.result]),
                      "pass_through", True)
                 for link in g.func_links if link.returned >= 0 and link.result >= 0]
-        for node in self._func_result_nodes:
+            self._func_result_seen = [None] * len(self._func_result_nodes)
+        shardings = self.g.shardings
+        seen = self._func_result_seen
+        for k, node in enumerate(self._func_result_nodes):
+            returned, result = node.slots
+            state = (shardings[returned], shardings[result])
+            last = seen[k]
+            if last is not None and last[0] is state[0] and last[1] is state[1]:
+                continue  # visited in this very state before, and nothing changed
             changed = self._visit(node, None)
             if changed:
                 self._unsettle(changed)
+            else:
+                seen[k] = state
 
 
 def _common_mesh(shardings: list) -> TensorSharding | None:
@@ -1329,11 +1424,12 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
                       warn_missing_rules: bool, ruleless_by_design: frozenset[str]
                       ) -> Propagator:
     drop_maximal_shardings(module)
-    scan = Prescan(module)
+    scan = Prescan(module, record_ops=True)
     if flatten_call_graph(module, scan.calls):
-        scan = Prescan(module)  # the cloned callees hold ops of their own
-    split_constants(module, scan.constants)
-    g = build_graph(module, table, scan.groups)
+        scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
+    if split_constants(module, scan.constants):
+        scan = Prescan(module, record_ops=True)  # the copies are ops to build too
+    g = build_graph(module, table, scan.groups, scan.ops)
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:
