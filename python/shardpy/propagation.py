@@ -20,7 +20,7 @@ import gc
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, islice
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -163,6 +163,11 @@ class Graph:
         self._producers: dict[int, Node] | None = None
         self._node_keys: dict[tuple, int] = {}  # Node.key tuple -> a small int for it
         self.block_ops: _BlockOps | None = None  # where _build_block takes ops from
+        # The constant-like ops built (see split_constants): (op, result, has a
+        # sharding), and their result slots; None where that could not be told apart
+        # from the slots (a sharding group, an operand that is no tensor).
+        self.constant_like: list[tuple[ir.Operation, ir.Value, bool]] | None = []
+        self.constant_slots: set[int] = set()
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
@@ -458,11 +463,13 @@ def _build_block(g: Graph, block: ir.Block) -> None:
         if seeded:
             _seed_from_attr(g, op, attrs, results)
         operands = []
-        for value in op.operands:
-            slot = value_slot.get(value)
+        for operand in op.operands:
+            slot = value_slot.get(operand)
             if slot is None:
-                slot = g.slot(value)
+                slot = g.slot(operand)
             operands.append(slot)
+        if name in _CONSTANT_NAMES and g.constant_like is not None:
+            _note_constant(g, op, name, value, seeded, operands, results)
         if own_rule:
             kind = _RULE_FROM_ATTRIBUTES
         if kind == _RULE_NEVER:
@@ -512,6 +519,26 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     if block_ops is not None and (first[0] != block.operations[0].operation
                                   or op != block.operations[count - 1].operation):
         raise _OpsMismatch()
+
+
+def _note_constant(g: Graph, op: ir.Operation, name: str, value: ir.Value, seeded: bool,
+                   operands: list[int], results: list[int]) -> None:
+    """split_constants' classification, from slots: a constant source, or a shaper of a
+    scalar or of a constant-like value (the builder sees producers before users)."""
+    if name not in CONSTANT_SOURCES:
+        if len(operands) != 1:
+            return
+        operand = operands[0]
+        if operand < 0 or g.grouped or len(results) != 1:
+            g.constant_like = None  # tell from the values themselves (split_constants)
+            return
+        if g.shapes[operand] != () and operand not in g.constant_slots:
+            return
+    if len(results) != 1 or results[0] < 0 or g.grouped:
+        g.constant_like = None
+        return
+    g.constant_slots.add(results[0])
+    g.constant_like.append((op, value, seeded))
 
 
 def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
@@ -740,6 +767,9 @@ CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
                               "stablehlo.convert", "stablehlo.transpose"})
 
 
+_CONSTANT_NAMES = CONSTANT_SOURCES | CONSTANT_SHAPERS
+
+
 class Prescan:
     """The ops the steps before building look for, found in one walk of the module:
     calls (flatten_call_graph), sharding groups (build_graph), constant sources and
@@ -758,6 +788,9 @@ class Prescan:
         self.calls: list[ir.Operation] = []
         self.groups: list[ir.Operation] = []
         self.constants: list[tuple[ir.Operation, str]] = []  # (op, name)
+        # With record_ops: those of `constants` the builder does not visit (in regions
+        # it does not descend into, e.g. a reduce body)
+        self.nested_constants: list[tuple[ir.Operation, str]] = []
         self.ops: list[tuple[ir.Operation, str]] | None = [] if record_ops else None
         wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
             self.constants
@@ -778,23 +811,29 @@ class Prescan:
             module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
             return
         record = self.ops.append
-        # Per op name: are there regions the builder does not descend into? (Asked of
-        # the first op of each name; an op of that name with regions after all only
-        # makes the list disagree with the blocks, which the builder notices.)
-        separate: dict[str, bool] = {}
+        # Per op name: 0 nothing to do, 1 wanted (find), 2 has regions the builder does
+        # not descend into (asked of the first op of each name; an op of that name with
+        # regions after all only makes the list disagree with the blocks, which the
+        # builder notices).
+        actions: dict[str, int] = {}
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
             record((op, name))
-            apart = separate.get(name)
-            if apart is None:
-                apart = separate[name] = not _descended(name) and len(op.regions) > 0
-            if apart:  # e.g. a reduce and its body: searched, the body not recorded
-                op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
-                return skip
-            if name in wanted:
+            action = actions.get(name)
+            if action is None:
+                action = actions[name] = (
+                    2 if not _descended(name) and len(op.regions) else 1 if name in wanted
+                    else 0)
+            if not action:
+                return advance
+            if action == 1:
                 find(op)
-            return advance
+                return advance
+            found = len(constants)
+            op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)  # e.g. a reduce and its body:
+            self.nested_constants.extend(constants[found:])  # searched, not recorded
+            return skip
 
         for top in module.regions[0].blocks[0].operations:
             top.operation.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
@@ -815,10 +854,28 @@ def split_constants(module: ir.Operation,
     `candidates`: the module's constant sources and shapers as Prescan finds them."""
     if candidates is None:
         candidates = Prescan(module).constants
-    constant_values: set[ir.Value] = set()  # results of the constant-like ops so far
-    ordered = []
+    ordered = list(_constant_like(candidates, set()))
+    copied = False
+    for op, value in reversed(ordered):  # users first: their copies become uses of the
+        if SHARDING_ATTR in op.attributes:  # producers
+            continue
+        uses = iter(value.uses)
+        next(uses, None)  # the first use keeps the original
+        others = [(use.owner, use.operand_number) for use in uses]
+        for owner, index in others:
+            clone = op.clone(ip=ir.InsertionPoint(op))
+            owner.operands[index] = clone.results[0]
+            copied = True
+    return copied
+
+
+def _constant_like(candidates: list[tuple[ir.Operation, str]], constant_values: set
+                   ) -> Iterator[tuple[ir.Operation, ir.Value]]:
+    """(op, result) of the candidates that are constant-like: sources, and shapers of
+    scalars or of constant-like values (`constant_values`: those known so far; it
+    grows). Candidates in program order: operands are classified before users."""
     scalar_types: dict[ir.Type, bool] = {}
-    for op, name in candidates:  # program order: operands are classified before users
+    for op, name in candidates:
         if name not in CONSTANT_SOURCES:
             operands = op.operands
             if len(operands) != 1:
@@ -835,19 +892,26 @@ def split_constants(module: ir.Operation,
                 continue
         value = op.results[0]
         constant_values.add(value)
-        ordered.append((op, value))
-    copied = False
-    for op, value in reversed(ordered):  # users first: their copies become uses of the
-        if SHARDING_ATTR in op.attributes:  # producers
-            continue
+        yield op, value
+
+
+def _constants_shared(g: Graph, nested: list[tuple[ir.Operation, str]]) -> bool | None:
+    """Would split_constants copy anything? From the constant-like ops the builder
+    classified, plus those nested in regions it does not build (classified here, as
+    split_constants does); None where the builder could not tell."""
+    if g.constant_like is None:
+        return None
+    found = [(op, value) for op, value, seeded in g.constant_like if not seeded]
+    if nested:
+        constant_values = {value for _, value, _ in g.constant_like}
+        found += [(op, value) for op, value in _constant_like(nested, constant_values)
+                  if SHARDING_ATTR not in op.attributes]
+    for op, value in found:
         uses = iter(value.uses)
-        next(uses, None)  # the first use keeps the original
-        others = [(use.owner, use.operand_number) for use in uses]
-        for owner, index in others:
-            clone = op.clone(ip=ir.InsertionPoint(op))
-            owner.operands[index] = clone.results[0]
-            copied = True
-    return copied
+        next(uses, None)
+        if next(uses, None) is not None:
+            return True
+    return False
 
 
 def flatten_call_graph(module: ir.Operation, calls: list[ir.Operation] | None = None
@@ -1355,17 +1419,27 @@ def _write_sharding_attr(writer: Writer, op: ir.Operation, slot: int) -> None:
 
 def _write_func(writer: Writer, func_op, arg_slots: list[int], result_slots: list[int]
                 ) -> None:
+    alone: dict[int, ir.Attribute] = {}  # id(sharding attr) -> {sdy.sharding = attr}
     for key, slots in (("arg_attrs", arg_slots), ("res_attrs", result_slots)):
         attrs = [writer.attr(s) for s in slots]
         if not any(a is not None for a in attrs):
             continue
         old = list(ir.ArrayAttr(func_op.attributes[key])) if key in func_op.attributes \
-            else [ir.DictAttr.get({}) for _ in slots]
+            else [ir.DictAttr.get({})] * len(slots)
         new = []
         for old_dict, attr in zip(old, attrs):
-            entries = {a.name: a.attr for a in ir.DictAttr(old_dict)}
-            if attr is not None:
-                entries[SHARDING_ATTR] = attr
+            if attr is None:
+                new.append(old_dict)  # rebuilt from its own entries it would be the same
+                continue
+            old_entries = ir.DictAttr(old_dict)
+            if not len(old_entries):  # most arguments: one dict per distinct sharding
+                entry = alone.get(id(attr))
+                if entry is None:
+                    entry = alone[id(attr)] = ir.DictAttr.get({SHARDING_ATTR: attr})
+                new.append(entry)
+                continue
+            entries = {a.name: a.attr for a in old_entries}
+            entries[SHARDING_ATTR] = attr
             new.append(ir.DictAttr.get(entries))
         func_op.attributes[key] = ir.ArrayAttr.get(new)
 
@@ -1427,9 +1501,20 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
     scan = Prescan(module, record_ops=True)
     if flatten_call_graph(module, scan.calls):
         scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
-    if split_constants(module, scan.constants):
+    if scan.groups and split_constants(module, scan.constants):
         scan = Prescan(module, record_ops=True)  # the copies are ops to build too
     g = build_graph(module, table, scan.groups, scan.ops)
+    if not scan.groups:
+        # Building classified the constant-like ops it met: split constants (and build
+        # again) only if one of them has several uses, as split_constants would.
+        shared = _constants_shared(g, scan.nested_constants)
+        if shared is None:
+            shared = split_constants(module, scan.constants)
+        elif shared:
+            split_constants(module, scan.constants)
+        if shared:
+            scan = Prescan(module, record_ops=True)
+            g = build_graph(module, table, scan.groups, scan.ops)
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:
