@@ -291,7 +291,8 @@ class _BlockOps:
     block's first and last op are where the list has them."""
 
     def __init__(self, ops: list[tuple[ir.Operation, str]]):
-        self._next = iter(ops).__next__
+        self.rest = iter(ops)
+        self._next = self.rest.__next__
 
     def top(self, op: ir.Operation) -> None:
         """Step over a top-level op (its nested ops follow as the blocks are built)."""
@@ -361,6 +362,7 @@ def _collect_sharding_groups(g: Graph, module: ir.Operation, ops: list | None = 
         groups.setdefault(group, []).append(op.operands[0])
     for members in groups.values():
         g.grouped = True
+        g.constant_like = None  # slots no longer name one value each
         slot = g.slot(members[0])
         g.alias(members[1:], slot)
 
@@ -407,6 +409,7 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     shapes, type_ids, shardings, slot_nodes = g.shapes, g.type_ids, g.shardings, g.slot_nodes
     nodes, result_writes, grouped = g.nodes, g.result_writes, g.grouped
     new_node = Node.__new__
+    constant_like, constant_slots = g.constant_like, g.constant_slots
     block_ops = g.block_ops
     if block_ops is None:
         entries = [(op.operation, op.operation.name) for op in block.operations]
@@ -416,7 +419,8 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             return
         first = block_ops.take()
         # Taken one by one: the ops nested in a structural op come from the same list.
-        entries = chain((first,), islice(iter(block_ops.take, None), count - 1))
+        # (Should the list end early, so does this loop, and the check below fails.)
+        entries = chain((first,), islice(block_ops.rest, count - 1))
     for op, name in entries:
         kind = op_kinds.get(name)
         if kind is None:
@@ -468,8 +472,18 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             if slot is None:
                 slot = g.slot(operand)
             operands.append(slot)
-        if name in _CONSTANT_NAMES and g.constant_like is not None:
-            _note_constant(g, op, name, value, seeded, operands, results)
+        if name in _CONSTANT_NAMES and constant_like is not None:
+            # split_constants' classification, from slots: a source, or a shaper of a
+            # scalar or of a constant-like value (producers are built before users).
+            if len(results) != 1 or results[0] < 0:
+                g.constant_like = constant_like = None  # split_constants will tell
+            elif name in CONSTANT_SOURCES or (
+                    len(operands) == 1 and operands[0] >= 0
+                    and (shapes[operands[0]] == () or operands[0] in constant_slots)):
+                constant_slots.add(results[0])
+                constant_like.append((op, value, seeded))
+            elif len(operands) == 1 and operands[0] < 0:
+                g.constant_like = constant_like = None
         if own_rule:
             kind = _RULE_FROM_ATTRIBUTES
         if kind == _RULE_NEVER:
@@ -519,26 +533,6 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     if block_ops is not None and (first[0] != block.operations[0].operation
                                   or op != block.operations[count - 1].operation):
         raise _OpsMismatch()
-
-
-def _note_constant(g: Graph, op: ir.Operation, name: str, value: ir.Value, seeded: bool,
-                   operands: list[int], results: list[int]) -> None:
-    """split_constants' classification, from slots: a constant source, or a shaper of a
-    scalar or of a constant-like value (the builder sees producers before users)."""
-    if name not in CONSTANT_SOURCES:
-        if len(operands) != 1:
-            return
-        operand = operands[0]
-        if operand < 0 or g.grouped or len(results) != 1:
-            g.constant_like = None  # tell from the values themselves (split_constants)
-            return
-        if g.shapes[operand] != () and operand not in g.constant_slots:
-            return
-    if len(results) != 1 or results[0] < 0 or g.grouped:
-        g.constant_like = None
-        return
-    g.constant_slots.add(results[0])
-    g.constant_like.append((op, value, seeded))
 
 
 def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
