@@ -19,7 +19,8 @@ import enum
 import gc
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, islice
+from itertools import chain, compress, islice, repeat
+from operator import and_, attrgetter, contains, not_, or_
 from typing import Callable, Iterable, Iterator
 
 from jaxlib.mlir import ir
@@ -1044,8 +1045,12 @@ class Propagator:
         memo = self._memo
         n = len(nodes)
         if self._plain is None or len(self._plain) != n:
-            self._level_free = bytes(node.category in LEVEL_FREE for node in nodes)
-            self._plain = bytes(not node.views and -1 not in node.slots for node in nodes)
+            # (map over C functions: no Python frame per node)
+            self._level_free = bytes(map(LEVEL_FREE.__contains__,
+                                         map(attrgetter("category"), nodes)))
+            self._plain = bytes(map(not_, map(or_, map(bool, map(attrgetter("views"), nodes)),
+                                              map(contains, map(attrgetter("slots"), nodes),
+                                                  repeat(-1)))))
         if self._settled is None or len(self._settled) != n:
             self._settled = bytearray(n)
         settled, level_free, plain = self._settled, self._level_free, self._plain
@@ -1054,8 +1059,8 @@ class Propagator:
         # Left out: nodes whose visit cannot depend on the level and that are settled
         # (their last visit changed nothing, and none of their slots changed since):
         # visiting them again would change nothing either.
-        queued = [not (settled[i] and level_free[i]) for i in range(n)]
-        stack = [i for i in range(n - 1, -1, -1) if queued[i]]
+        queued = list(map(not_, map(and_, settled, level_free)))
+        stack = list(compress(range(n - 1, -1, -1), reversed(queued)))
         # At level 0 only pass-through (and forward-only) ops move anything.
         idle = ("other", "broadcast") if level == 0 else ()
         pop, push = stack.pop, stack.append
