@@ -12,6 +12,12 @@ conflict-resolution hierarchy Shardy documents:
     pass-through factors, broadcasts only backwards, then everything)  >  aggressive
     (conflicts between factors resolved)  >  basic (only what all tensors agree on).
 Shardings are written back once at the end, as Shardy writes them.
+
+Speed (bench/README.md, "Timing"): every call into the MLIR bindings makes Python
+objects, so the module is walked once (Prescan: calls, sharding groups, constant
+candidates, and the ops to build in order), each op is read once while building, and
+what follows from an op's rule is shared per op signature (Fragment). Node visits are
+memoized per (rule, level, shardings); shardings are interned, so identity is equality.
 """
 from __future__ import annotations
 
