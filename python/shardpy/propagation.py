@@ -812,24 +812,29 @@ class Prescan:
             module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
             return
         record = self.ops.append
-        # Per op name: 0 nothing to do, 1 wanted (find), 2 has regions the builder does
-        # not descend into (asked of the first op of each name; an op of that name with
-        # regions after all only makes the list disagree with the blocks, which the
-        # builder notices).
-        actions: dict[str, int] = {}
+        # Per op name: None nothing to do, a list to add the op to, or `find` where it
+        # has regions the builder does not descend into (asked of the first op of each
+        # name; an op of that name with regions after all only makes the list disagree
+        # with the blocks, which the builder notices).
+        actions: dict[str, object] = {}
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
             record((op, name))
-            action = actions.get(name)
-            if action is None:
+            action = actions.get(name, _MISSING)
+            if action is _MISSING:
                 action = actions[name] = (
-                    2 if not _descended(name) and len(op.regions) else 1 if name in wanted
-                    else 0)
-            if not action:
+                    find if not _descended(name) and len(op.regions)
+                    else calls if name == "func.call" else groups
+                    if name == "sdy.sharding_group" else constants if name in wanted
+                    else None)
+            if action is None:
                 return advance
-            if action == 1:
-                find(op)
+            if action is constants:
+                constants.append((op, name))
+                return advance
+            if action is not find:
+                action.append(op)
                 return advance
             found = len(constants)
             op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)  # e.g. a reduce and its body:
@@ -1066,9 +1071,13 @@ class Propagator:
         # (their last visit changed nothing, and none of their slots changed since):
         # visiting them again would change nothing either.
         queued = list(map(not_, map(and_, settled, level_free)))
-        stack = list(compress(range(n - 1, -1, -1), reversed(queued)))
-        # At level 0 only pass-through (and forward-only) ops move anything.
+        # At level 0 only pass-through (and forward-only) ops move anything: the others
+        # are skipped when popped, and need not be pushed to begin with.
         idle = ("other", "broadcast") if level == 0 else ()
+        if idle:
+            queued = list(map(and_, queued, map(not_, map(idle.__contains__, map(
+                attrgetter("category"), nodes)))))
+        stack = list(compress(range(n - 1, -1, -1), reversed(queued)))
         pop, push = stack.pop, stack.append
         sharding_of = shardings.__getitem__
         steps = 0
