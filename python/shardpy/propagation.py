@@ -73,7 +73,7 @@ class Node:
     """An op with a rule, or an identity edge between slots."""
 
     __slots__ = ("op", "name", "operands", "results", "slots", "rule", "category",
-                 "elementwise", "allowed", "views", "pass_through", "key")
+                 "elementwise", "allowed", "views", "pass_through", "key", "inert")
 
     def __init__(self, op, name: str, operands: list[int], results: list[int], rule: OpRule,
                  category: str, elementwise: bool = False,
@@ -91,12 +91,13 @@ class Node:
         self.pass_through: list[bool] = []  # per factor; set by Graph.add_node
         # What a visit's outcome depends on besides the level and the shardings.
         self.key = (id(rule), category, int(allowed), elementwise)
+        self.inert = False  # see Fragment
 
 
 class Fragment:
     """What every op of one signature (name, types, attributes) shares in the graph."""
 
-    __slots__ = ("rule", "category", "elementwise", "pass_through", "key")
+    __slots__ = ("rule", "category", "elementwise", "pass_through", "key", "inert")
 
     def __init__(self, rule: OpRule, category: str, elementwise: bool,
                  pass_through: list[bool]):
@@ -105,6 +106,17 @@ class Fragment:
         self.elementwise = elementwise
         self.pass_through = pass_through
         self.key = (id(rule), category, int(Direction.BOTH), elementwise)
+        # No factor in two tensors (e.g. a broadcast of a scalar): a visit can never
+        # change anything (a tensor only takes axes another tensor has along a shared
+        # factor), so the worklist never visits such a node.
+        seen: set[int] = set()
+        self.inert = True
+        for tensor in rule.operands + rule.results:
+            factors = {f for dim in tensor for f in dim}
+            if factors & seen:
+                self.inert = False
+                break
+            seen |= factors
 
 
 @lru_cache(maxsize=None)
@@ -530,10 +542,12 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             node.views = _NO_VIEWS
             node.pass_through = fragment.pass_through
             node.key = fragment.key
+            node.inert = inert = fragment.inert
             nodes.append(node)
-            for slot in slots:
-                if slot >= 0:
-                    slot_nodes[slot].append(index)
+            if not inert:  # (an inert node is never visited: no neighbour queues it)
+                for slot in slots:
+                    if slot >= 0:
+                        slot_nodes[slot].append(index)
         # The regions of other ops (reduce, sort, scatter bodies...) are scalar
         # computations applied per element, not data flow between program values.
         result_writes.append((op, results))
@@ -1006,6 +1020,7 @@ class Propagator:
         self._settled: bytearray | None = None
         self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
         self._plain: bytes | None = None  # per node: no views, every slot a tensor
+        self._inert: bytes = b""  # per node: Node.inert, never visited
         self._func_result_nodes: list[Node] | None = None
         self._func_result_seen: list = []  # per func result node: a state it left as is
 
@@ -1056,6 +1071,7 @@ class Propagator:
         memo = self._memo
         n = len(nodes)
         if self._plain is None or len(self._plain) != n:
+            self._inert = bytes(map(attrgetter("inert"), nodes))
             # (map over C functions: no Python frame per node)
             self._level_free = bytes(map(LEVEL_FREE.__contains__,
                                          map(attrgetter("category"), nodes)))
@@ -1070,7 +1086,7 @@ class Propagator:
         # Left out: nodes whose visit cannot depend on the level and that are settled
         # (their last visit changed nothing, and none of their slots changed since):
         # visiting them again would change nothing either.
-        queued = list(map(not_, map(and_, settled, level_free)))
+        queued = list(map(not_, map(or_, map(and_, settled, level_free), self._inert)))
         # At level 0 only pass-through (and forward-only) ops move anything: the others
         # are skipped when popped, and need not be pushed to begin with.
         idle = ("other", "broadcast") if level == 0 else ()
