@@ -315,12 +315,16 @@ class ExplicitReshards:
         return self._interned.setdefault(sharding, sharding)
 
     def _rule(self, op: ir.Operation):
-        """(key, rule): one rule per distinct op name, types and attributes."""
+        """(key, rule): one rule per distinct op name, types and attributes, or per op
+        where the rule reads more of the IR (a concatenate's producers, a scatter's
+        body, a custom call's users: RuleTable.caching)."""
         from .rules import RULE_ATTR
 
         attrs = op.attributes
         key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
                tuple(attrs[n] for n in attrs if n != SHARDING_ATTR))
+        if RULE_ATTR not in attrs and self.table.caching(op.name) == "ir":
+            key += (object(),)  # never shared: this op's rule and plans are its own
         if key not in self._rules:
             if RULE_ATTR in attrs:
                 rule = OpRule.from_attr(attrs[RULE_ATTR])
