@@ -482,13 +482,12 @@ def lower_scatter(lw, op: ir.Operation) -> None:
             op.operands[n] = idx.joined()
             # XLA (jaxlib 0.10.2, CPU) fuses a dynamic_slice that makes the operand
             # (an all_slice) into the scatter and applies indices outside the local
-            # rows to the unsliced array; a barrier keeps a computed operand apart
-            # (test/Regressions/fuzz_scatter_out_of_shard_into_dynamic_slice.mlir).
-            computed = [i for i, v in enumerate(inputs) if isinstance(v, ir.OpResult)]
-            if computed:
-                kept = stablehlo.OptimizationBarrierOp([inputs[i] for i in computed]).results
-                for i, value in zip(computed, kept):
-                    inputs[i] = op.operands[i] = value
+            # rows to the unsliced array; a barrier keeps the operands apart. Block
+            # arguments too: a callee's argument is the caller's dynamic_slice once XLA
+            # inlines the call (test/Regressions/fuzz_scatter_out_of_shard_into_*.mlir).
+            kept = stablehlo.OptimizationBarrierOp(inputs).results
+            for i, value in enumerate(kept):
+                inputs[i] = op.operands[i] = value
         _bool_attr(op, "indices_are_sorted", False)
         _bool_attr(op, "unique_indices", False)
     if batch_axes and reducer not in IDEMPOTENT_REDUCERS and reducer != "stablehlo.add":
