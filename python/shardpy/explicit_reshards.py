@@ -89,10 +89,23 @@ def same_layout(a: TensorSharding | None, b: TensorSharding | None) -> bool:
 
 
 def plain(sharding: TensorSharding, dims=None, unreduced=()) -> TensorSharding:
-    """A closed sharding (no priorities, no replicated axes) on the same mesh."""
+    """A closed sharding (no priorities, no replicated axes) on the same mesh, with
+    consecutive sub-axes of a dim merged (two factors of one dim, or axes moved onto a
+    factor, can leave "x":(1)2, "x":(2)2 side by side: that is "x", as sdy wants it)."""
     dims = sharding.dims if dims is None else dims
-    return TensorSharding(sharding.mesh, tuple(DimSharding(tuple(d.axes), True) for d in dims),
+    return TensorSharding(sharding.mesh,
+                          tuple(DimSharding(_merged_axes(d.axes, sharding.mesh.axes), True)
+                                for d in dims),
                           (), tuple(unreduced), sharding.mesh_name)
+
+
+def _merged_axes(axes, sizes) -> tuple[AxisRef, ...]:
+    if len(axes) < 2 or all(ref.sub is None for ref in axes):
+        return tuple(axes)
+    out: list[AxisRef] = []
+    for ref in axes:
+        aa.append_or_merge(out, ref, sizes)
+    return tuple(out)
 
 
 def replicated(template: TensorSharding, rank: int) -> TensorSharding:
