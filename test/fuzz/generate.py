@@ -110,8 +110,9 @@ class Features:
     out_of_range_indices: bool = True
     # gather/scatter with explicit operand_batching_dims / input_batching_dims.
     batching_dims: bool = True
-    # gather/scatter of a dynamic_slice's result. Off: XLA:CPU folds the two and loses
-    # the dynamic_slice's start clamp (known_issues: an XLA bug, the reference is wrong).
+    # gather/scatter/dynamic_slice/dynamic_update_slice of a dynamic_slice's result.
+    # Off: XLA:CPU folds such pairs and loses the inner start clamp (known_issues: an
+    # XLA bug, the reference is wrong).
     indexed_dynamic_slices: bool = True
     # while/case/if bodies that use values defined outside them (not only block args).
     region_captures: bool = True

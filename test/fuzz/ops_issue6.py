@@ -188,7 +188,8 @@ class Issue6Ops:
         return bd, d, idx, iref, itype, tuple(rows), window
 
     def indexable(self, v: Value) -> bool:
-        """May v be the operand of a gather or scatter (see indexed_dynamic_slices)?"""
+        """May v be the operand of a gather, scatter or dynamic_slice / update (see
+        Features.indexed_dynamic_slices)?"""
         return len(v.shape) >= 1 and (self.gen.features.indexed_dynamic_slices
                                       or not v.sliced)
 
@@ -261,7 +262,7 @@ class Issue6Ops:
 
     def _dynamic_window(self, counter: Value | None):
         """(operand, window sizes, start indices) of a dynamic_slice or update, or None."""
-        x = self.pick(lambda v: any(n >= 2 for n in v.shape))
+        x = self.pick(lambda v: any(n >= 2 for n in v.shape) and self.indexable(v))
         sizes = None if x is None else self._window_sizes(x.shape)
         if sizes is None:
             return None
