@@ -35,6 +35,7 @@ from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
 from .local_ops import SOURCE_OPS, local_entry
+from .padding import unevenly_shardable
 from .reducers import reducer_kind
 from .rules import FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
@@ -130,7 +131,6 @@ class ExplicitReshards:
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
         _drop_layout_ops_in_computations(self.module)
-        _make_shardings_even(self.module, self.state)
         funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
@@ -315,12 +315,16 @@ class ExplicitReshards:
         return self._interned.setdefault(sharding, sharding)
 
     def _rule(self, op: ir.Operation):
-        """(key, rule): one rule per distinct op name, types and attributes."""
+        """(key, rule): one rule per distinct op name, types and attributes, or per op
+        where the rule reads more of the IR (a concatenate's producers, a scatter's
+        body, a custom call's users: RuleTable.caching)."""
         from .rules import RULE_ATTR
 
         attrs = op.attributes
         key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
                tuple(attrs[n] for n in attrs if n != SHARDING_ATTR))
+        if RULE_ATTR not in attrs and self.table.caching(op.name) == "ir":
+            key += (object(),)  # never shared: this op's rule and plans are its own
         if key not in self._rules:
             if RULE_ATTR in attrs:
                 rule = OpRule.from_attr(attrs[RULE_ATTR])
@@ -369,10 +373,12 @@ class ExplicitReshards:
         reductions = [("results", combine is not None), ("operands", combine is not None)]
         if combine is not None and entry.whole_too:
             reductions.append(("results", False))  # reduction factors whole
+        uneven = unevenly_shardable(rule, entry is not None and entry.padding is not None)
         for whole in options:
             for prefer, reduction_ok in reductions:
                 factor_axes = _choose_factor_axes(rule, tensors, num_operands, sizes,
-                                                  reduction_ok, whole, prefer, shapes)
+                                                  reduction_ok, whole, prefer, shapes,
+                                                  uneven)
                 if combine == "select-pair":
                     factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
                 if whole is options[-1]:
@@ -395,7 +401,7 @@ class ExplicitReshards:
         # bytes, or as many but leave less to compute per device.
         for factor_axes in bases:
             for moved in _moved_replicated_axes(rule, tensors, num_operands, factor_axes,
-                                                sizes):
+                                                sizes, uneven):
                 candidate = self._placement(op, rule, moved, operand_shardings, template,
                                             combine, entry)
                 cost = _reshard_cost(op, operand_shardings, candidate.operands,
@@ -570,104 +576,6 @@ class ExplicitReshards:
         return new
 
 
-_EVEN: dict = {}
-
-
-def even_sharding(sharding: TensorSharding, shape) -> TensorSharding:
-    """The largest sharding inside `sharding` whose shards divide every dim evenly
-    (axes cut at the first one that does not divide, keeping a dividing sub-axis)."""
-    key = (sharding, tuple(shape))
-    found = _EVEN.get(key)
-    if found is None:
-        found = _EVEN[key] = _even_sharding(sharding, shape)
-    return found
-
-
-def _even_sharding(sharding: TensorSharding, shape) -> TensorSharding:
-    sizes = sharding.mesh.axes
-    dims = []
-    changed = False
-    for dim, size in zip(sharding.dims, shape):
-        kept: list[AxisRef] = []
-        left = size
-        for ref in dim.axes:
-            ref_size = aa.size(ref, sizes)
-            common = gcd(left, ref_size)
-            if common == ref_size:
-                kept.append(ref)
-                left //= ref_size
-                continue
-            if common > 1:
-                kept.append(aa.sub_prefix(ref, common, sizes))
-            break
-        changed |= len(kept) != len(dim.axes) or tuple(kept) != dim.axes
-        dims.append(DimSharding(tuple(kept), dim.closed, dim.priority))
-    if not changed:
-        return sharding
-    return TensorSharding(sharding.mesh, tuple(dims), sharding.replicated, sharding.unreduced,
-                          sharding.mesh_name)
-
-
-def _make_shardings_even(module: ir.Operation, state: ShardingState) -> None:
-    """Uneven shards (a dim not divisible by its axes) are not computed yet: give such
-    values the largest even sharding inside theirs (a warning where the user wrote it
-    on a function's signature)."""
-    from .ir_utils import collect_ops
-    from .sdy_codec import SHARDING_ATTR
-
-    def shape(value_type):
-        return tuple(value_type.shape) if isinstance(value_type, ir.RankedTensorType) else None
-
-    for op in collect_ops(module):
-        name = op.name
-        if name == "func.func":
-            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-            body = op.regions[0].blocks[0] if len(op.regions[0].blocks) else None
-            for i, (sharding, t) in enumerate(zip(state.codec.func_arg_shardings(op),
-                                                  ftype.inputs)):
-                if sharding is not None and even_sharding(sharding, shape(t)) != sharding:
-                    even = even_sharding(sharding, shape(t))
-                    warning(op.location, f"argument {i} ({t}) is sharded {sharding}, which "
-                                         f"does not divide it evenly; computing with {even}")
-                    if body is not None:
-                        state.write(body.arguments[i], even)
-            _even_results_of_func(op, ftype, state, shape)
-        elif SHARDING_ATTR in op.attributes and name != "func.func":
-            shardings = [state.of(r) for r in op.results]
-            even = [even_sharding(s, shape(r.type)) if s is not None else None
-                    for s, r in zip(shardings, op.results)]
-            if even != shardings:
-                state.set_results(op, even)
-        elif name in ("sdy.sharding_constraint", "sdy.reshard"):
-            sharding = state.of(op.results[0])
-            even = even_sharding(sharding, shape(op.results[0].type))
-            if even != sharding:
-                op.attributes["sharding"] = state.codec.encode(even)
-                state.remember(op.results[0], even)
-
-
-def _even_results_of_func(func_op, ftype, state: ShardingState, shape) -> None:
-    shardings = state.codec.func_result_shardings(func_op)
-    if not any(s is not None and even_sharding(s, shape(t)) != s
-               for s, t in zip(shardings, ftype.results)):
-        return
-    from .sdy_codec import SHARDING_ATTR
-
-    old = list(ir.ArrayAttr(func_op.attributes["res_attrs"]))
-    new = []
-    for i, (attrs, sharding, t) in enumerate(zip(old, shardings, ftype.results)):
-        entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
-        if sharding is not None:
-            even = even_sharding(sharding, shape(t))
-            if even != sharding:
-                warning(func_op.location, f"result {i} ({t}) is sharded {sharding}, which "
-                                          f"does not divide it evenly; computing with {even}")
-                entries[SHARDING_ATTR] = state.codec.encode(even)
-        new.append(ir.DictAttr.get(entries))
-    func_op.attributes["res_attrs"] = ir.ArrayAttr.get(new)
-    state._signatures.clear()
-
-
 def _drop_layout_ops_in_computations(module: ir.Operation) -> None:
     """Sharding annotations inside per-element computations (JAX puts constraints in
     some reduction bodies) say nothing about program values: drop them."""
@@ -756,14 +664,16 @@ def _pointwise(rule: OpRule) -> bool:
 
 def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
                         sizes, reduction_ok: bool, whole: frozenset[int] | None = None,
-                        prefer: str = "results", shapes=None) -> list[list[AxisRef]]:
-    """One list of axes per factor, no axis twice, sizes dividing, compound dims
-    expressible. prefer="results": a factor takes the results' sharding, else the most
-    sharded operand's, result factors first; prefer="operands": operands' shardings
-    only, the most sharded factors first. Factors in `whole` (default: permutation
-    factors) and need-replication factors stay unsharded. With `shapes` (operands then
-    results), a factor major in a dim must also divide that dim (a permutation factor
-    can be sized unlike some of its dims: a pad's result, a concatenate's operands)."""
+                        prefer: str = "results", shapes=None, uneven=None
+                        ) -> list[list[AxisRef]]:
+    """One list of axes per factor, no axis twice, sizes dividing (except factors
+    `uneven` allows: padded shards, see shardpy.padding), compound dims expressible.
+    prefer="results": a factor takes the results' sharding, else the most sharded
+    operand's, result factors first; prefer="operands": operands' shardings only, the
+    most sharded factors first. Factors in `whole` (default: permutation factors) and
+    need-replication factors stay unsharded. With `shapes` (operands then results), a
+    factor major in a dim must also divide that dim (a permutation factor can be sized
+    unlike some of its dims: a pad's result, a concatenate's operands)."""
     n = rule.num_factors
     if whole is None:
         whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
@@ -813,9 +723,16 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
             if any(aa.overlaps(ref, u, sizes) for u in used):
                 break
             size = aa.size(ref, sizes)
-            if rule.factor_sizes[f] % (total * size) or any(
-                    dim % (total * size) for dim in major_dims[f]):
-                break  # uneven shards are not computed locally yet
+            if (rule.factor_sizes[f] % (total * size) or any(
+                    dim % (total * size) for dim in major_dims[f])) and not (
+                    uneven and uneven[f]):
+                # Padded shards only where shardpy.padding allows them; else the
+                # largest prefix of the axis that divides (e.g. 4 of "x"=8 for 4 rows).
+                common = gcd(size, *(n // total for n in [rule.factor_sizes[f]]
+                                     + major_dims[f]))
+                if common > 1:
+                    axes.append(aa.sub_prefix(ref, common, sizes))
+                break
             axes.append(ref)
             total *= size
         chosen[f] = axes
@@ -871,10 +788,11 @@ def _one_ordered_reduction(rule: OpRule, factor_axes, sizes) -> list[list[AxisRe
 
 
 def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
-                           sizes):
+                           sizes, uneven=None):
     """Factor choices where the axes operands have on need-replication factors move
     onto one pass-through factor of every operand and result (appended minor-most, so
-    the reshard is an all_to_all), one choice per factor that can take them evenly."""
+    the reshard is an all_to_all), one choice per factor that can take them evenly (or
+    padded, where `uneven` allows: shardpy.padding)."""
     used = {a for axes in factor_axes for a in axes}
     moving: list[AxisRef] = []
     for f, kind in enumerate(rule.kinds):
@@ -901,7 +819,8 @@ def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes
         # g must be the only factor of its dim in every tensor, and in all of them.
         if not all(any(dim == (g,) for dim in t) for t in tensors_all if t):
             continue
-        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size):
+        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size) \
+                and not (uneven and uneven[g]):
             continue
         moved = [list(a) for a in factor_axes]
         moved[g] = moved[g] + moving

@@ -125,7 +125,7 @@ class Jitted:
         except (ValueError, TypeError) as err:
             raise type(err)(f"shardpy.jit: {err}") from None
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
-        per_device, in_specs, out_specs, local_outs, report, sharded = _partition(
+        per_device, in_specs, out_specs, local_outs, report, sharded, padded = _partition(
             global_text, self.pass_pipeline)
         # A program nothing shards (no mesh anywhere) runs whole on every device.
         if not sharded:
@@ -135,7 +135,7 @@ class Jitted:
                              "or set one with jax.set_mesh")
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs,
-            donate=self._donated_flat(args))
+            donate=self._donated_flat(args), padded=padded)
         return _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
                         executor, lowered.out_tree, len(in_specs))
 
@@ -250,13 +250,16 @@ def _context():
 
 def _partition(global_text: str, pipeline_text: str):
     """Partition JAX's module; returns the per-device text prepared for inlining, the
-    shard_map specs of its arguments and results, local result avals and the report."""
+    shard_map specs of its arguments and results, local result avals, the report and
+    the boundary's uneven dims ((global shape, padded shape) per argument and result:
+    shard_map needs whole shards, so those values are padded and sliced around it)."""
     from . import runtime, stats
 
     context = _context()
     engine = DiagnosticEngine("<shardpy.jit>")
     with engine.capturing(context):
         module = ir.Module.parse(global_text, context=context)
+        global_sig = runtime.signature(module.operation)
         ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
             module, engine)
         if not ok:
@@ -271,6 +274,10 @@ def _partition(global_text: str, pipeline_text: str):
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
         out_specs = tuple(_spec(v.sharding, v.name) for v in signature.results)
         local_outs = tuple((v.type.shape, v.type.dtype) for v in signature.results)
+        padded = tuple(tuple(_padding(g, v) for g, v in zip(global_sig_values, values))
+                       for global_sig_values, values in ((global_sig.args, signature.args),
+                                                         (global_sig.results,
+                                                          signature.results)))
         with context:
             for inner in list(op.regions[0].blocks[0].operations):
                 inner = inner.operation
@@ -280,7 +287,17 @@ def _partition(global_text: str, pipeline_text: str):
                     filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
                                            or n.startswith("jax.") or n.startswith("tf."))
         text = str(module)
-    return text, in_specs, out_specs, local_outs, report, sharded
+    return text, in_specs, out_specs, local_outs, report, sharded, padded
+
+
+def _padding(global_value, local_value):
+    """(global shape, shape padded to whole shards) of a boundary value, or None when
+    its shards divide it (shardpy.padding: uneven dims are padded to ceil shards)."""
+    shape = tuple(global_value.type.shape)
+    sharding = local_value.sharding
+    padded = tuple(n * (sharding.dim_shards(d) if sharding is not None else 1)
+                   for d, n in enumerate(local_value.type.shape))
+    return None if padded == shape else (shape, padded)
 
 
 def _spec(sharding, name: str):

@@ -413,9 +413,15 @@ def _per_device_primitive():
     return primitive
 
 
-def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=()):
-    """A jitted function of global jax.Arrays running `module_text` on every device."""
+def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=(),
+                       padded=((), ())):
+    """A jitted function of global jax.Arrays running `module_text` on every device.
+    `padded`: per argument and result, None or (global shape, padded shape): uneven
+    dims, which shard_map cannot split, padded with zeros before it and sliced after."""
     import jax
+    import jax.numpy as jnp
+
+    pad_in, pad_out = padded
 
     primitive = _per_device_primitive()
     out_avals = tuple(jax.core.ShapedArray(tuple(shape), dtype) for shape, dtype in local_outs)
@@ -433,10 +439,17 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
         # Arguments arrive laid out however the caller had them; the program wants the
         # layout shardpy chose for @main (explicit-sharding meshes need jax.reshard).
         placed = []
-        for x, spec in zip(xs, in_specs):
+        for i, (x, spec) in enumerate(zip(xs, in_specs)):
+            if i < len(pad_in) and pad_in[i] is not None:
+                shape, full = pad_in[i]
+                x = jnp.pad(x, [(0, f - n) for n, f in zip(shape, full)])
             target = jax.sharding.NamedSharding(mesh, spec)
             placed.append(jax.reshard(x, target) if explicit
                           else jax.lax.with_sharding_constraint(x, target))
-        return mapped(*placed)
+        outs = list(mapped(*placed))
+        for i, pair in enumerate(pad_out):
+            if pair is not None:
+                outs[i] = outs[i][tuple(slice(0, n) for n in pair[0])]
+        return tuple(outs)
 
     return jax.jit(run, donate_argnums=tuple(donate))

@@ -15,6 +15,12 @@ their sharding. The rest:
                         windowed ops on sharded dims exchange halos with
                         collective_permutes (lowering_windowed.py, halo.py); ...)
   manual_computation    its body is already per-device code: inlined
+  uneven dims           local shapes are ceil-sized (padded shards, shardpy.padding):
+                        ops with LocalOp.padding get their operands' padding masked
+                        first; a collective pads a whole dim before splitting it and
+                        trims it after gathering it whole. Lowerings read global sizes
+                        from `global_shape` (recorded before shrinking; a replacement
+                        value inherits its original's through `takes_over`)
 
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
 `sdy.sharding`s (the runtime's contract), other sharding attributes are dropped.
@@ -32,6 +38,7 @@ from .diagnostics import ShardpyError
 from .explicit_reshards import program_ops
 from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
+from . import padding
 from .local_ops import local_entry
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
@@ -50,6 +57,7 @@ class LocalLowering:
         self.module = module
         self.state = ShardingState(module)
         self.shardings: dict[ir.Value, TensorSharding | None] = {}
+        self.global_shapes: dict[ir.Value, tuple[int, ...]] = {}  # before shrinking
         self.channel = _first_free_channel(module)
         self.num_devices = 1
         self._pid: dict = {}
@@ -73,14 +81,19 @@ class LocalLowering:
     def _read_shardings(self, func, ops) -> None:
         body = func.regions[0].blocks[0]
         for arg in body.arguments:
-            self.shardings[arg] = self.state.of(arg)
+            self._read(arg)
         for op in ops:
             for result in op.results:
-                self.shardings[result] = self.state.of(result)
+                self._read(result)
             if op.name in ("stablehlo.while", "sdy.manual_computation"):
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
-                        self.shardings[arg] = self.state.of(arg)
+                        self._read(arg)
+
+    def _read(self, value: ir.Value) -> None:
+        self.shardings[value] = self.state.of(value)
+        if isinstance(value.type, ir.RankedTensorType):
+            self.global_shapes[value] = tuple(value.type.shape)
 
     def _lower_func(self, func, ops, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
@@ -96,6 +109,8 @@ class LocalLowering:
             if name == "sdy.manual_computation":
                 manuals.append(op)
             entry = local_entry(op)
+            if entry is not None and entry.padding is not None:
+                padding.mask_operands(self, op, entry.padding(op))
             if entry is not None and entry.lower is not None:
                 if entry.lower(self, op):
                     continue  # the lowering replaced and erased the op
@@ -124,16 +139,21 @@ class LocalLowering:
         return self.local_of(value_type, sharding, loc)
 
     def local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
-        shape = list(value_type.shape)
-        for i, size in enumerate(shape):
-            shards = sharding.dim_shards(i)
-            if size % shards:
-                raise ShardpyError(
-                    f"dimension {i} of {value_type} is sharded {shards} ways by {sharding}, "
-                    f"which does not divide it; uneven shards are not partitioned yet",
-                    loc)
-        return ir.RankedTensorType.get(list(sharding.local_shape(shape)),
+        """The per-device type (uneven dims: ceil-sized shards, see shardpy.padding)."""
+        return ir.RankedTensorType.get(list(sharding.local_shape(list(value_type.shape))),
                                        value_type.element_type)
+
+    def global_shape(self, value: ir.Value) -> tuple[int, ...] | None:
+        """The global shape of a (shrunk) value: the program's, or that of the value a
+        lowering's replacement takes over (takes_over)."""
+        return self.global_shapes.get(value)
+
+    def takes_over(self, new: ir.Value, old: ir.Value) -> None:
+        """`new` (made by a lowering) holds `old`'s global value: same sharding, same
+        global shape."""
+        self.shardings[new] = self.shardings.get(old)
+        if old in self.global_shapes:
+            self.global_shapes[new] = self.global_shapes[old]
 
     def shrink_results(self, op: ir.Operation) -> None:
         for result in op.results:
@@ -256,14 +276,19 @@ class LocalLowering:
                     axes = _suffix_after(s.axes, t.axes, mesh)
                     if axes:
                         value = self.all_gather(value, d, axes, mesh)
+                        # A dim gathered whole: its padding sliced off.
+                        value = _fit(value, d, local_out.shape[d], not t.axes, op)
             elif name == "sdy.all_slice":
-                value = self._all_slice(value, source, target, local_out)
+                value = self._all_slice(value, source, target, local_out, op)
             elif name == "sdy.reduce_scatter":
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(t.axes, s.axes, mesh)
                     if axes:
+                        group = prod(a.size(mesh) for a in axes)
+                        # A whole dim padded to whole shards first.
+                        value = _fit(value, d, local_out.shape[d] * group, not s.axes, op)
                         shape = list(value.type.shape)
-                        shape[d] //= prod(a.size(mesh) for a in axes)
+                        shape[d] = local_out.shape[d]
                         rs = stablehlo.ReduceScatterOp(
                             ir.RankedTensorType.get(shape, value.type.element_type), value, d,
                             self.groups(mesh, axes), channel_handle=self.next_channel(),
@@ -279,17 +304,27 @@ class LocalLowering:
                     value = self.all_reduce(value, rest, mesh)
             elif name == "sdy.all_to_all":
                 src_dim, tgt_dim, axes = _moved_axes(source, target, mesh)
+                group = prod(a.size(mesh) for a in axes)
+                # Uneven dims: a whole target dim padded to whole chunks before, a source
+                # dim gathered whole trimmed after.
+                value = _fit(value, tgt_dim, local_out.shape[tgt_dim] * group,
+                             not source.dims[tgt_dim].axes, op)
+                moved = list(value.type.shape)
+                moved[tgt_dim] = local_out.shape[tgt_dim]
+                moved[src_dim] *= group
                 if isinstance(value, ir.OpResult) and \
                         value.owner.operation.name in SPLIT_BY_XLA_BEFORE_ALL_TO_ALL:
                     # XLA:CPU rewrites an all-to-all of a concatenate or pad into a tuple
                     # all-to-all of the pieces and then rejects it ("operands with
                     # different shapes"); a barrier keeps the operand whole.
                     value = stablehlo.OptimizationBarrierOp([value]).results[0]
-                value = stablehlo.AllToAllOp([value], tgt_dim, src_dim,
-                                             prod(a.size(mesh) for a in axes),
+                value = stablehlo.AllToAllOp([value], tgt_dim, src_dim, group,
                                              self.groups(mesh, axes),
                                              channel_handle=self.next_channel(),
-                                             results=[local_out]).results[0]
+                                             results=[ir.RankedTensorType.get(
+                                                 moved, local_out.element_type)]).results[0]
+                value = _fit(value, src_dim, local_out.shape[src_dim],
+                             not target.dims[src_dim].axes, op)
             elif name == "sdy.replicated_to_unreduced":
                 value = self._keep_on_first(value, mesh, _minus(target.unreduced,
                                                                 source.unreduced, mesh))
@@ -302,6 +337,7 @@ class LocalLowering:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
         self.shardings[value] = target
+        self.global_shapes[value] = tuple(op.results[0].type.shape)
         op.results[0].replace_all_uses_with(value)
         op.erase()
 
@@ -320,19 +356,32 @@ class LocalLowering:
             value.type, zero_attr(value.type.element_type))).result
         return stablehlo.SelectOp(keep, value, zero).result
 
-    def _all_slice(self, value, source, target, local_out) -> ir.Value:
+    def _all_slice(self, value, source, target, local_out, op) -> ir.Value:
         mesh = target.mesh
         per_device = [[0] * self.num_devices for _ in target.dims]
         for d, (s, t) in enumerate(zip(source.dims, target.dims)):
             axes = _suffix_after(t.axes, s.axes, mesh)
             if not axes:
                 continue
+            # A whole dim padded to whole shards first (uneven dims).
+            value = _fit(value, d, local_out.shape[d] * prod(a.size(mesh) for a in axes),
+                         not s.axes, op)
             for device in mesh.devices:
                 per_device[d][device] = group_index(mesh, tuple(axes), device) * \
                     local_out.shape[d]
         offsets = [self.device_scalar(v) for v in per_device]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
+
+
+def _fit(value: ir.Value, dim: int, size: int, whole: bool, op) -> ir.Value:
+    """`value` with `dim` padded or trimmed to `size`: only where that side of the
+    collective holds the dim whole (elsewhere the planner moves only blocks that line
+    up, padding included: shardpy.padding.exact_step)."""
+    if value.type.shape[dim] != size and not whole:
+        raise ShardpyError(f"internal: {op.name} moves blocks of dim {dim} that do not line "
+                           f"up ({value.type.shape[dim]} vs {size} elements)", op.location)
+    return padding.fit_dim(value, dim, size)
 
 
 # Terminators: their operands were shrunk already.

@@ -50,6 +50,10 @@ they are best computed on shards):
                initial value, kept on one device and zero on the others)
   whole_too    also weigh keeping the reduction factors whole (operands gathered), by
                bytes moved, against computing partial results
+  padding      (op) -> [padding.PadMask]: operand padding shardpy-to-local masks before
+               the op (uneven dims). Ops with it may have their reduction factors sharded
+               unevenly; pass-through factors may be uneven for every op, other kinds
+               never (see shardpy.padding)
 """
 from __future__ import annotations
 
@@ -59,6 +63,7 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from . import lowering_basic as basic
+from . import padding as pad
 from . import lowering_indexing as indexing
 from . import lowering_select as select
 from . import lowering_windowed as windowed
@@ -79,6 +84,7 @@ class LocalOp:
     rule: Callable | None = None
     counted_once: Callable | None = None
     whole_too: bool = False
+    padding: Callable | None = None
 
 
 def _sum(op: ir.Operation) -> str:
@@ -113,9 +119,10 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.select":            LocalOp(),
     "stablehlo.clamp":             LocalOp(),
     "stablehlo.compare":           LocalOp(),
-    "stablehlo.dot_general":       LocalOp(_sum),
-    "stablehlo.dot":               LocalOp(_sum),
-    "stablehlo.reduce":            LocalOp(reduce_combine, False, select.lower_reduce),
+    "stablehlo.dot_general":       LocalOp(_sum, padding=pad.dot_general_padding),
+    "stablehlo.dot":               LocalOp(_sum, padding=pad.dot_padding),
+    "stablehlo.reduce":            LocalOp(reduce_combine, False, select.lower_reduce,
+                                           padding=pad.reduce_padding),
     "stablehlo.sort":              LocalOp(),
     "chlo.top_k":                  LocalOp(None, False, select.lower_top_k,
                                            split=select.top_k_can_split),
@@ -143,14 +150,17 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
     "stablehlo.gather":            LocalOp(indexing.gather_combine, False,
-                                           indexing.lower_gather),
+                                           indexing.lower_gather,
+                                           padding=pad.reads_no_padding),
     "stablehlo.scatter":           LocalOp(indexing.scatter_combine, False,
                                            indexing.lower_scatter,
-                                           counted_once=indexing.scatter_counted_once),
+                                           counted_once=indexing.scatter_counted_once,
+                                           padding=pad.scatter_padding),
     "stablehlo.dynamic_slice":     LocalOp(indexing.dynamic_slice_combine, False,
                                            indexing.lower_dynamic_slice,
                                            rule=indexing.dynamic_slice_rule,
-                                           whole_too=True),
+                                           whole_too=True,
+                                           padding=pad.reads_no_padding),
     "stablehlo.dynamic_update_slice": LocalOp(None, False,
                                               indexing.lower_dynamic_update_slice),
 }

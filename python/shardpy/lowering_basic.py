@@ -4,7 +4,8 @@ Each function takes the LocalLowering `lw` (local types, per-device offsets from
 partition_id, collectives over mesh axes) and one op whose operands are already local.
 
   constant  a splat is rebuilt at the local shape; other constants are built whole and
-            each device takes its block (dynamic_slice at its shard's offset)
+            each device takes its block (dynamic_slice at its shard's offset; uneven
+            dims padded to whole shards first, so the last block is not clamped)
   iota      along a sharded dim each device adds its shard's offset
   reduce    a max/min/multiply/and/or over sharded dims is finished by an all_reduce
             with the same reducer (sums stay unreduced: explicit all_reduces follow)
@@ -15,6 +16,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from .ir_utils import after
+from .padding import fit_dim
 from .reducers import reducer_kind, reducer_op
 
 
@@ -33,11 +35,18 @@ def lower_constant(lw, op: ir.Operation) -> None:
     # The full constant on every device, then this device's block of it.
     new_ops_at = after(op)
     with op.location, new_ops_at:
-        sliced = stablehlo.DynamicSliceOp(result, lw.offsets(sharding, local_type.shape),
+        whole = result
+        for d, size in enumerate(local_type.shape):
+            whole = fit_dim(whole, d, size * sharding.dim_shards(d))
+        sliced = stablehlo.DynamicSliceOp(whole, lw.offsets(sharding, local_type.shape),
                                           list(local_type.shape),
                                           results=[local_type]).result
-    lw.shardings[sliced] = sharding
-    result.replace_all_uses_except(sliced, sliced.owner.operation)
+    lw.takes_over(sliced, result)
+    # The first op made here (a pad of an uneven dim, else the slice) keeps `result`.
+    first = whole if whole is not result else sliced
+    while first.owner.operands[0] != result:
+        first = first.owner.operands[0]
+    result.replace_all_uses_except(sliced, first.owner.operation)
 
 
 def lower_iota(lw, op: ir.Operation) -> None:
@@ -56,7 +65,7 @@ def lower_iota(lw, op: ir.Operation) -> None:
         scalar = stablehlo.ConvertOp(ir.RankedTensorType.get([], element), offset).result
         spread = stablehlo.BroadcastInDimOp(local_type, scalar, []).result
         shifted = stablehlo.AddOp(result, spread).result
-    lw.shardings[shifted] = sharding
+    lw.takes_over(shifted, result)
     result.replace_all_uses_except(shifted, shifted.owner.operation)
 
 
@@ -74,5 +83,5 @@ def lower_reduce(lw, op: ir.Operation) -> None:
     result = op.results[0]
     with op.location, after(op):
         combined = lw.all_reduce(result, axes, sharding.mesh, reducer_op(op))
-    lw.shardings[combined] = lw.shardings.get(result)
+    lw.takes_over(combined, result)
     result.replace_all_uses_except(combined, combined.owner.operation)

@@ -74,7 +74,7 @@ def lower_top_k(lw, op: ir.Operation) -> None:
         top = [stablehlo.SliceOp(v, [0] * len(shape), shape, [1] * len(shape)).result
                for v in (sorted_values, sorted_indices)]
     for old, new, uses in ((values, top[0], value_uses), (indices, top[1], index_uses)):
-        lw.shardings[new] = lw.shardings.get(old)
+        lw.takes_over(new, old)
         _redirect(uses, new)
 
 
@@ -126,7 +126,7 @@ def lower_reduce(lw, op: ir.Operation) -> None:
         final.operands[i] = value
     final.attributes["dimensions"] = ir.DenseI64ArrayAttr.get([0])
     for result in final.results:
-        lw.shardings[result] = lw.shardings.get(results[result.result_number])
+        lw.takes_over(result, results[result.result_number])
     assert n == gathered[0].type.shape[0]
     for i in range(count):
         _redirect(uses[i], final.results[i])

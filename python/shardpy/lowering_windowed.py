@@ -66,12 +66,14 @@ class Placed:
         return tuple(self.sharding.dims[dim].axes) if self.sharding is not None else ()
 
     @property
-    def even(self) -> bool:
-        return all(size % self.shards(d) == 0 for d, size in enumerate(self.shape))
-
-    @property
     def local(self) -> list[int]:
-        return [size // self.shards(d) for d, size in enumerate(self.shape)]
+        return [_ceil(size, self.shards(d)) for d, size in enumerate(self.shape)]
+
+
+def _ceil(size: int, shards: int) -> int:
+    """Elements per shard (uneven dims: padded to whole shards, shardpy.padding; the
+    planner shards windowed factors evenly only, so a halo's dim always divides)."""
+    return -(-size // shards)
 
 
 def _shape(value_type) -> tuple[int, ...]:
@@ -87,13 +89,8 @@ def _planned(op, operand_shardings, result_shardings) -> tuple[list[Placed], lis
 
 def _lowered(lw, op) -> tuple[list[Placed], list[Placed]]:
     """shardpy-to-local's view: operands are local already, results still global."""
-    operands = []
-    for v in op.operands:
-        sharding = lw.shardings.get(v)
-        local = _shape(v.type)
-        shards = [sharding.dim_shards(d) if sharding is not None else 1
-                  for d in range(len(local))]
-        operands.append(Placed(tuple(n * s for n, s in zip(local, shards)), sharding))
+    operands = [Placed(tuple(_global_of(lw, v, _shape(v.type))), lw.shardings.get(v))
+                for v in op.operands]
     return operands, [Placed(_shape(r.type), lw.shardings.get(r)) for r in op.results]
 
 
@@ -171,10 +168,13 @@ def _cost(analyse):
     """exchange_cost(op, operand_shardings, result_shardings) from an analysis."""
     def cost(op, operand_shardings, result_shardings) -> float | None:
         operands, results = _planned(op, operand_shardings, result_shardings)
-        if not all(p.even for p in operands + results if p.shape):
-            return None
         analysis = analyse(op, operands, results)
         if analysis is None:
+            return None
+        # Uneven dims (padded shards) only where nothing moves between shards: a halo
+        # exchanges whole blocks of a dim its shards divide.
+        if any(operands[h.operand].shape[h.dim] % operands[h.operand].shards(h.dim)
+               for h in analysis.halos):
             return None
         return exchange_bytes(analysis, operands, [
             _element_bytes(v) if isinstance(v.type, ir.RankedTensorType) else 0
@@ -199,7 +199,7 @@ def _analyse_pad(op, operands, results) -> Analysis | None:
             return None
         if n == 1 or (low[d], high[d], interior[d]) == (0, 0, 0):
             continue
-        L, M, q = src.shape[d] // n, out.shape[d] // n, interior[d] + 1
+        L, M, q = _ceil(src.shape[d], n), _ceil(out.shape[d], n), interior[d] + 1
         if q == 1:
             analysis.add(Halo(0, d, Window.affine(n, L, -low[d], M, M)))
             analysis.attrs["low"][d] = analysis.attrs["high"][d] = 0
@@ -237,7 +237,7 @@ def lower_pad(lw, op) -> bool:
     if analysis.halos and not cut and result.type == value.type and not any(
             analysis.attrs[k][d] for k in ("low", "high", "interior")
             for d in range(len(analysis.attrs["low"]))):
-        lw.shardings[value] = lw.shardings.get(result)
+        lw.takes_over(value, result)
         result.replace_all_uses_with(value)  # the exchange did all the padding
         op.erase()
         return True
@@ -258,7 +258,7 @@ def lower_pad(lw, op) -> bool:
                                                        offsets))
         sliced = stablehlo.DynamicSliceOp(result, starts, local_out, results=[
             ir.RankedTensorType.get(local_out, rtype.element_type)]).result
-    lw.shardings[sliced] = lw.shardings.get(result)
+    lw.takes_over(sliced, result)
     result.replace_all_uses_except(sliced, sliced.owner.operation)
     return False
 
@@ -280,7 +280,7 @@ def _analyse_slice(op, operands, results) -> Analysis | None:
             return None
         if n == 1:
             continue
-        L, M = src.shape[d] // n, out.shape[d] // n
+        L, M = _ceil(src.shape[d], n), _ceil(out.shape[d], n)
         if src.shape[d] == out.shape[d]:  # whole dim kept (a slice keeps its order)
             analysis.attrs["start"][d], analysis.attrs["limit"][d] = 0, L
             analysis.attrs["stride"][d] = 1
@@ -313,7 +313,7 @@ def lower_slice(lw, op) -> bool:
     lw.shrink_results(op)
     result = op.results[0]
     if analysis.halos and result.type == value.type:  # the exchange did all the slicing
-        lw.shardings[value] = lw.shardings.get(result)
+        lw.takes_over(value, result)
         result.replace_all_uses_with(value)
         op.erase()
         return True
@@ -331,7 +331,7 @@ def _analyse_reverse(op, operands, results) -> Analysis | None:
         if out.shards(d) != n or not _same_axes(src, d, out, d):
             return None
         if n > 1:
-            L = src.shape[d] // n
+            L = _ceil(src.shape[d], n)
             analysis.add(Halo(0, d, Window.affine(n, L, src.shape[d] - L, -L, L)))
     return analysis
 
@@ -362,7 +362,7 @@ def _analyse_concatenate(op, operands, results) -> Analysis | None:
                 return None
         analysis.attrs["offsets"].append(offset)
         if n > 1:
-            L, M = src.shape[dim] // n, out.shape[dim] // n
+            L, M = _ceil(src.shape[dim], n), _ceil(out.shape[dim], n)
             analysis.add(Halo(i, dim, Window.affine(n, L, -offset, M, M)))
         offset += src.shape[dim]
     return analysis
@@ -435,7 +435,11 @@ def _roll_source(lw, op):
 
 
 def _global_of(lw, value, shape) -> list[int]:
-    """The global shape of an already lowered (local) value."""
+    """The global shape of an already lowered (local) value (uneven dims: not local x
+    shards, so the lowering's record first)."""
+    known = lw.global_shape(value)
+    if known is not None:
+        return list(known)
     sharding = lw.shardings.get(value)
     return [n * (sharding.dim_shards(d) if sharding is not None else 1)
             for d, n in enumerate(shape)]
@@ -456,7 +460,7 @@ def lower_concatenate(lw, op) -> bool:
     if roll is not None:
         x, placed, starts = roll
         n = out.shards(dim)
-        L, M = placed.shape[dim] // n, out.shape[dim] // n
+        L, M = _ceil(placed.shape[dim], n), _ceil(out.shape[dim], n)
         analysis = Analysis(attrs={"offsets": []})
         offset = 0
         for i, (start, length) in enumerate(starts):
@@ -502,7 +506,7 @@ def lower_concatenate(lw, op) -> bool:
                                          stablehlo.ComparisonDirectionAttr.get("LT"),
                                          results=[pred_type]).result
             value = stablehlo.SelectOp(before, windows[i], value).result
-    lw.shardings[value] = out.sharding
+    lw.takes_over(value, result)  # (out.sharding: the result's)
     result.replace_all_uses_with(value)
     slices = []  # each slice op once, also one concatenated many times (erased once)
     for v in op.operands if roll is not None else []:
@@ -577,7 +581,7 @@ def _analyse_reduce_window(op, operands, results) -> Analysis | None:
         scan = (reducer is not None and window[d] == N and stride[d] == 1 and base[d] == 1
                 and dilation[d] == 1 and padding[d] in ((N - 1, 0), (0, N - 1)))
         if scan:
-            L = N // n
+            L = _ceil(N, n)
             analysis.attrs["scans"].append((d, padding[d] == (0, N - 1)))
             analysis.attrs["window"][d] = L
             analysis.attrs["padding"][d] = (L - 1, 0) if padding[d][0] else (0, L - 1)
@@ -658,7 +662,7 @@ def _finish_scan(lw, op, sharding: TensorSharding, dim: int, reverse: bool) -> N
         spread = stablehlo.BroadcastInDimOp(rtype, carry.results[0], kept).result
         combined = ir.Operation.create(reducer, results=[rtype],
                                        operands=[spread, result]).results[0]
-    lw.shardings[combined] = lw.shardings.get(result)
+    lw.takes_over(combined, result)
     result.replace_all_uses_except(combined, [total.owner.operation,
                                               combined.owner.operation])
 
@@ -709,7 +713,7 @@ def _analyse_select_and_scatter(op, operands, results) -> Analysis | None:
         if n == 1 or (window[d], stride[d], padding[d]) == (1, 1, (0, 0)):
             continue
         N, W = src.shape[d], source.shape[d]
-        L, M = N // n, W // n
+        L, M = _ceil(N, n), _ceil(W, n)
         w, s, (lo, _) = window[d], stride[d], padding[d]
         # Windows that touch positions [kL, (k+1)L) of the shard, and enough more that
         # their operand range covers the shard (strides longer than windows leave
@@ -791,7 +795,7 @@ def lower_select_and_scatter(lw, op) -> None:
                                                            offsets))
             sliced = stablehlo.DynamicSliceOp(result, starts, local_out, results=[
                 ir.RankedTensorType.get(local_out, element)]).result
-    lw.shardings[sliced] = out.sharding
+    lw.takes_over(sliced, result)  # (out.sharding: the result's)
     result.replace_all_uses_except(sliced, sliced.owner.operation)
 
 
@@ -839,7 +843,7 @@ def _analyse_convolution(op, operands, results) -> Analysis | None:
             # Kernel taps sharded like the input: each device sums its taps' products
             # over the input they read (a partial sum over the dim's axes).
             n = nl
-            T, L = K // n, N // n
+            T, L = _ceil(K, n), _ceil(N, n)
             size = (Nout - 1) * strides[i] + (T - 1) * rhs_dilation[i] + 1
             analysis.add(Halo(0, l, Window.affine(
                 n, L, -padding[i][0], T * rhs_dilation[i], size)))

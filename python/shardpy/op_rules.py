@@ -45,7 +45,16 @@ class _MemoTable(RuleTable):
         super().__init__()
         self.shape_only: set = set()
         self.never: set = set()
+        self.reads_ir: set = set()  # entries that look beyond the op's types/attributes
         self._memo: dict = {}
+
+    def caching(self, name: str) -> str:
+        fn = self.functions.get(name)
+        if fn is None or fn in self.never:
+            return "never"
+        if fn in self.shape_only:
+            return "shapes"
+        return "ir" if fn in self.reads_ir else "attributes"
 
     def build(self, op, operand_shapes, result_shapes):
         fn = self.functions.get(op.name)
@@ -857,3 +866,8 @@ def without_rule(op, b: RuleBuilder):
 
 
 RULES.never.add(without_rule)
+
+# Entries whose rule depends on more than the op's types and attributes: concatenate
+# (are its pieces slices?), scatter (its update computation), custom_call (X64Combine
+# looks at its users).
+RULES.reads_ir.update({concatenate, scatter, custom_call})

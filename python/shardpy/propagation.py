@@ -12,13 +12,22 @@ conflict-resolution hierarchy Shardy documents:
     pass-through factors, broadcasts only backwards, then everything)  >  aggressive
     (conflicts between factors resolved)  >  basic (only what all tensors agree on).
 Shardings are written back once at the end, as Shardy writes them.
+
+Speed (bench/README.md, "Timing"): every call into the MLIR bindings makes Python
+objects, so the module is walked once (Prescan: calls, sharding groups, constant
+candidates, and the ops to build in order), each op is read once while building, and
+what follows from an op's rule is shared per op signature (Fragment). Node visits are
+memoized per (rule, level, shardings); shardings are interned, so identity is equality.
 """
 from __future__ import annotations
 
 import enum
+import gc
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
+from itertools import chain, compress, islice, repeat
+from operator import and_, attrgetter, contains, not_, or_
+from typing import Callable, Iterable, Iterator
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -57,12 +66,14 @@ FORWARD_ONLY_OPS = frozenset({"stablehlo.dynamic_slice", "stablehlo.dynamic_upda
 
 # --------------------------------------------------------------------------- graph
 
+_NO_VIEWS: dict = {}  # shared by every node without views (never written to)
+
 
 class Node:
     """An op with a rule, or an identity edge between slots."""
 
     __slots__ = ("op", "name", "operands", "results", "slots", "rule", "category",
-                 "elementwise", "allowed", "views", "pass_through")
+                 "elementwise", "allowed", "views", "pass_through", "key", "inert")
 
     def __init__(self, op, name: str, operands: list[int], results: list[int], rule: OpRule,
                  category: str, elementwise: bool = False,
@@ -76,8 +87,36 @@ class Node:
         self.category = category  # "pass_through" | "forward" | "broadcast" | "other"
         self.elementwise = elementwise
         self.allowed = allowed
-        self.views = views or {}  # tensor index -> manual axes stripped when reading it
+        self.views = views or _NO_VIEWS  # tensor index -> manual axes stripped when reading it
         self.pass_through: list[bool] = []  # per factor; set by Graph.add_node
+        # What a visit's outcome depends on besides the level and the shardings.
+        self.key = (id(rule), category, int(allowed), elementwise)
+        self.inert = False  # see Fragment
+
+
+class Fragment:
+    """What every op of one signature (name, types, attributes) shares in the graph."""
+
+    __slots__ = ("rule", "category", "elementwise", "pass_through", "key", "inert")
+
+    def __init__(self, rule: OpRule, category: str, elementwise: bool,
+                 pass_through: list[bool]):
+        self.rule = rule
+        self.category = category
+        self.elementwise = elementwise
+        self.pass_through = pass_through
+        self.key = (id(rule), category, int(Direction.BOTH), elementwise)
+        # No factor in two tensors (e.g. a broadcast of a scalar): a visit can never
+        # change anything (a tensor only takes axes another tensor has along a shared
+        # factor), so the worklist never visits such a node.
+        seen: set[int] = set()
+        self.inert = True
+        for tensor in rule.operands + rule.results:
+            factors = {f for dim in tensor for f in dim}
+            if factors & seen:
+                self.inert = False
+                break
+            seen |= factors
 
 
 @lru_cache(maxsize=None)
@@ -103,13 +142,23 @@ class FuncLink:
     result: int
 
 
+# How _build_block treats an op, by name (Graph.op_kind).
+_RULE_FROM_ATTRIBUTES = 0  # rule cached per (name, types, attributes)
+_RULE_FROM_SHAPES = 1      # rule cached per (name, types)
+_RULE_NEVER = 2            # no rule
+_RULE_FROM_IR = 3          # rule built for each op (it looks at more of the IR)
+_STRUCTURE = 4             # a structural op (_STRUCTURAL)
+_SDY_OP = 5                # another sdy op (collectives...)
+_CACHING = {"shapes": _RULE_FROM_SHAPES, "never": _RULE_NEVER, "ir": _RULE_FROM_IR}
+
+
 class Graph:
     def __init__(self, module: ir.Operation, table: RuleTable):
         self.module = module
         self.table = table
         self.codec = ShardingCodec(module_meshes(module))
         self.shapes: list[tuple[int, ...]] = []
-        self.types: list[ir.Type | None] = []  # the value's type, where a value has one
+        self.type_ids: list[int | None] = []  # the value's type (see type_info), if any
         self.shardings: list[TensorSharding | None] = []
         self.slot_nodes: list[list[int]] = []
         self.nodes: list[Node] = []
@@ -119,22 +168,31 @@ class Graph:
         #   sharding constraints and manual computations want (see apply_constraints)
         self.edge_targets: set[int] = set()  # slots fed by data-flow edges
         self.func_links: list[FuncLink] = []
-        self.producers: dict[int, Node] = {}  # slot -> the op node computing it
         self.writers: list[Callable[["Writer"], None]] = []  # write-back actions
         self.result_writes: list[tuple[ir.Operation, list[int]]] = []  # ops with rules
         self.missing_rules: dict[str, ir.Location] = {}
         self.pending_calls: list = []  # (callee, call op, result slots): edges added last
-        self._rule_cache: dict = {}   # op signature -> interned rule
+        self.op_kinds: dict[str, int] = {}  # op name -> how _build_block treats it
+        # ir.Type -> (a small int naming it, its shape or None where not a ranked tensor)
+        self.type_info: dict[ir.Type, tuple[int, tuple[int, ...] | None]] = {}
+        self._fragments: dict = {}   # op signature -> Fragment (None: no rule)
         self._rules: dict[OpRule, OpRule] = {}
-        self._pointwise: dict[int, bool] = {}  # id(interned rule) -> pointwise?
         self._pass_through: dict[int, list[bool]] = {}  # id(interned rule) -> per factor
         self._interned: dict[TensorSharding, TensorSharding] = {}
+        self._producers: dict[int, Node] | None = None
+        self._node_keys: dict[tuple, int] = {}  # Node.key tuple -> a small int for it
+        self.block_ops: _BlockOps | None = None  # where _build_block takes ops from
+        # The constant-like ops built (see split_constants): (op, result, has a
+        # sharding), and their result slots; None where that could not be told apart
+        # from the slots (a sharding group, an operand that is no tensor).
+        self.constant_like: list[tuple[ir.Operation, ir.Value, bool]] | None = []
+        self.constant_slots: set[int] = set()
 
     # -- slots ------------------------------------------------------------------------
     def new_slot(self, shape: tuple[int, ...], sharding: TensorSharding | None = None,
-                 value_type: ir.Type | None = None) -> int:
+                 type_id: int | None = None) -> int:
         self.shapes.append(shape)
-        self.types.append(value_type)
+        self.type_ids.append(type_id)
         self.shardings.append(self.intern(sharding) if sharding is not None else None)
         self.slot_nodes.append([])
         return len(self.shapes) - 1
@@ -142,27 +200,23 @@ class Graph:
     def intern(self, sharding: TensorSharding) -> TensorSharding:
         return self._interned.setdefault(sharding, sharding)
 
+    def type_of(self, value_type: ir.Type) -> tuple[int, tuple[int, ...] | None]:
+        """(type id, shape) of a type: the shape of a ranked tensor type, None for other
+        types; the id is a small int, equal for equal types (cheap to hash in keys)."""
+        info = self.type_info.get(value_type)
+        if info is None:
+            shape = (tuple(value_type.shape) if isinstance(value_type, ir.RankedTensorType)
+                     else None)
+            info = self.type_info[value_type] = (len(self.type_info), shape)
+        return info
+
     def slot(self, value: ir.Value) -> int:
         """The slot of `value` (-1 for values that cannot carry a sharding, e.g. tokens)."""
         slot = self.value_slot.get(value)
         if slot is None:
-            value_type = value.type
-            if not isinstance(value_type, ir.RankedTensorType):
-                slot = -1
-            else:
-                slot = self.new_slot(tuple(value_type.shape), None, value_type)
+            type_id, shape = self.type_of(value.type)
+            slot = -1 if shape is None else self.new_slot(shape, None, type_id)
             self.value_slot[value] = slot
-        return slot
-
-    def new_value_slot(self, value: ir.Value) -> int:
-        """The slot of a value defined here (an op result), unless a sharding group
-        already tied it to another value's slot."""
-        if self.grouped and value in self.value_slot:
-            return self.value_slot[value]
-        value_type = value.type
-        slot = (self.new_slot(tuple(value_type.shape), None, value_type)
-                if isinstance(value_type, ir.RankedTensorType) else -1)
-        self.value_slot[value] = slot
         return slot
 
     def alias(self, values: Iterable[ir.Value], slot: int) -> None:
@@ -181,64 +235,118 @@ class Graph:
         self.shardings[slot] = self.intern(sharding)
 
     def add_node(self, node: Node) -> None:
-        pass_through = self._pass_through.get(id(node.rule))
-        node.pass_through = (pass_through if pass_through is not None
-                             else pass_through_factors(node.rule))
+        if not node.pass_through:
+            pass_through = self._pass_through.get(id(node.rule))
+            node.pass_through = (pass_through if pass_through is not None
+                                 else pass_through_factors(node.rule))
+        node.key = self._node_keys.setdefault(node.key, len(self._node_keys))
         index = len(self.nodes)
         self.nodes.append(node)
-        for slot in set(node.operands + node.results):
+        slot_nodes = self.slot_nodes
+        for slot in node.slots:
+            # A slot twice in one node (add %x, %x) lists the node twice: harmless, the
+            # worklist never queues a node twice.
             if slot >= 0:
-                self.slot_nodes[slot].append(index)
-        if node.op is not None and node.category != "barrier" and not node.name.endswith("edge"):
-            for slot in node.results:
-                if slot >= 0:
-                    self.producers[slot] = node
+                slot_nodes[slot].append(index)
+        self._producers = None
 
-    def value_type(self, slot: int, value: ir.Value) -> ir.Type:
-        known = self.types[slot] if slot >= 0 else None
-        return known if known is not None else value.type
+    @property
+    def producers(self) -> dict[int, Node]:
+        """slot -> the op node computing it (built on first use)."""
+        if self._producers is None:
+            self._producers = {}
+            for node in self.nodes:
+                if node.op is not None and node.category != "barrier" \
+                        and not node.name.endswith("edge"):
+                    for slot in node.results:
+                        if slot >= 0:
+                            self._producers[slot] = node
+        return self._producers
 
-    def rule(self, op: ir.Operation, name: str, attrs, operand_values, operands: list[int],
-             results: list[int]) -> OpRule | None:
-        """The op's rule, computed once per distinct (name, types, attributes)."""
-        types = self.types
-        key = [name]
-        for s, v in zip(operands, operand_values):
-            key.append(types[s] if s >= 0 else v.type)
-        key.append(None)
-        for s in results:
-            key.append(types[s] if s >= 0 else None)
-        if len(attrs):
-            key.extend(attrs[n] for n in attrs)
-        key = tuple(key)
-        rule = self._rule_cache.get(key, _MISSING)
-        if rule is not _MISSING:
-            return rule
-        if RULE_ATTR in attrs:
+    def op_kind(self, name: str) -> int:
+        kind = self.op_kinds.get(name)
+        if kind is None:
+            if name in _STRUCTURAL:
+                kind = _STRUCTURE
+            elif name.startswith("sdy.") and name != "sdy.constant":
+                kind = _SDY_OP
+            else:
+                kind = _CACHING.get(self.table.caching(name), _RULE_FROM_ATTRIBUTES)
+            self.op_kinds[name] = kind
+        return kind
+
+    def fragment(self, op: ir.Operation, name: str, attrs, own_rule: bool) -> Fragment | None:
+        """The op's rule and what follows from it (uncached: see _build_block)."""
+        if own_rule:
             rule = OpRule.from_attr(attrs[RULE_ATTR])
         else:
-            rule = self.table.build(op, [shape_of(v.type) for v in operand_values],
+            rule = self.table.build(op, [shape_of(v.type) for v in op.operands],
                                     [shape_of(r.type) for r in op.results])
-        if rule is not None:
-            rule = self._rules.setdefault(rule, rule)
-            if id(rule) not in self._pointwise:
-                self._pointwise[id(rule)] = is_pointwise(rule)
-                self._pass_through[id(rule)] = pass_through_factors(rule)
-        self._rule_cache[key] = rule
-        return rule
-
-    def pointwise(self, rule: OpRule) -> bool:
-        return self._pointwise[id(rule)]
+        if rule is None:
+            return None
+        rule = self._rules.setdefault(rule, rule)
+        pass_through = self._pass_through.get(id(rule))
+        if pass_through is None:
+            pass_through = self._pass_through[id(rule)] = pass_through_factors(rule)
+        pointwise = is_pointwise(rule)
+        category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
+                    else "forward" if name in FORWARD_ONLY_OPS
+                    else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
+        fragment = Fragment(rule, category, pointwise, pass_through)
+        fragment.key = self._node_keys.setdefault(fragment.key, len(self._node_keys))
+        return fragment
 
 
 # --------------------------------------------------------------------------- building
 
 
-def build_graph(module: ir.Operation, table: RuleTable) -> Graph:
+class _OpsMismatch(Exception):
+    """The recorded op list does not match the blocks being built."""
+
+
+class _BlockOps:
+    """Hands the graph builder the ops of each block from a Prescan's `ops` (one list
+    for the whole module, nested ops right after their parent), checking that each
+    block's first and last op are where the list has them."""
+
+    def __init__(self, ops: list[tuple[ir.Operation, str]]):
+        self.rest = iter(ops)
+        self._next = self.rest.__next__
+
+    def top(self, op: ir.Operation) -> None:
+        """Step over a top-level op (its nested ops follow as the blocks are built)."""
+        if self.take()[0] != op:
+            raise _OpsMismatch()
+
+    def take(self) -> tuple[ir.Operation, str]:
+        try:
+            return self._next()
+        except StopIteration:
+            raise _OpsMismatch() from None
+
+
+def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None,
+                ops: list[tuple[ir.Operation, str]] | None = None) -> Graph:
+    """`groups`: the module's sdy.sharding_group ops, where the caller knows them;
+    `ops`: Prescan(module, record_ops=True).ops, where the caller has them."""
+    if ops is not None:
+        try:
+            return _build_graph(module, table, groups, _BlockOps(ops))
+        except Exception:  # noqa: BLE001 - _OpsMismatch, or what building the wrong op
+            pass  # raised: build from the blocks themselves (which raises real errors)
+    return _build_graph(module, table, groups, None)
+
+
+def _build_graph(module: ir.Operation, table: RuleTable, groups: list | None,
+                 block_ops: _BlockOps | None) -> Graph:
     g = Graph(module, table)
-    _collect_sharding_groups(g, module)
+    g.block_ops = block_ops
+    _collect_sharding_groups(g, module, groups)
     for op in module.regions[0].blocks[0].operations:
-        if op.operation.name == "func.func":
+        op = op.operation
+        if block_ops is not None:
+            block_ops.top(op)
+        if op.name == "func.func":
             _build_func(g, op)
     for callee, call, results in g.pending_calls:
         returned = _region_terminator_operands(callee.regions[0])
@@ -264,14 +372,16 @@ def apply_constraints(g: Graph) -> None:
         g.shardings[slot] = g.intern(first)
 
 
-def _collect_sharding_groups(g: Graph, module: ir.Operation) -> None:
+def _collect_sharding_groups(g: Graph, module: ir.Operation, ops: list | None = None) -> None:
+    if ops is None:
+        ops = [op for op in collect_ops(module) if op.name == "sdy.sharding_group"]
     groups: dict[int, list[ir.Value]] = {}
-    for op in collect_ops(module):
-        if op.name == "sdy.sharding_group":
-            group = ir.IntegerAttr(op.attributes["group_id"]).value
-            groups.setdefault(group, []).append(op.operands[0])
+    for op in ops:
+        group = ir.IntegerAttr(op.attributes["group_id"]).value
+        groups.setdefault(group, []).append(op.operands[0])
     for members in groups.values():
         g.grouped = True
+        g.constant_like = None  # slots no longer name one value each
         slot = g.slot(members[0])
         g.alias(members[1:], slot)
 
@@ -300,11 +410,6 @@ def _build_func(g: Graph, func_op) -> None:
     g.writers.append(lambda w: _write_func(w, func_op, arg_slots, result_slots))
 
 
-def _build_block(g: Graph, block: ir.Block) -> None:
-    for op in block.operations:
-        _build_op(g, op.operation)
-
-
 def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     slots = [g.slot(r) for r in op.results]
     attrs = op.attributes
@@ -313,34 +418,142 @@ def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     return slots
 
 
-def _build_op(g: Graph, op: ir.Operation) -> None:
-    name = op.name
-    handler = _STRUCTURAL.get(name)
-    if handler is not None:
-        handler(g, op)
-        return
-    if name.startswith("sdy.") and name != "sdy.constant":
-        _build_sdy_collective(g, op)
-        return
-    attrs = op.attributes
-    results = [g.new_value_slot(r) for r in op.results]
-    if SHARDING_ATTR in attrs:
-        _seed_from_attr(g, op, attrs, results)
-    operand_values = op.operands
-    operands = [g.slot(v) for v in operand_values]
-    rule = g.rule(op, name, attrs, operand_values, operands, results)
-    if rule is None:
-        if name not in g.missing_rules:
-            g.missing_rules[name] = op.location
+def _build_block(g: Graph, block: ir.Block) -> None:
+    """Every op of `block` into the graph. The hot loop of building: every binding call
+    costs about a microsecond, so each op is read once (name, attributes present,
+    results and their types, operands) and everything derived from its rule is shared
+    per op signature (a Fragment)."""
+    op_kinds, fragments, value_slot, type_info = g.op_kinds, g._fragments, g.value_slot, \
+        g.type_info
+    shapes, type_ids, shardings, slot_nodes = g.shapes, g.type_ids, g.shardings, g.slot_nodes
+    nodes, result_writes, grouped = g.nodes, g.result_writes, g.grouped
+    new_node = Node.__new__
+    constant_like, constant_slots = g.constant_like, g.constant_slots
+    block_ops = g.block_ops
+    if block_ops is None:
+        entries = [(op.operation, op.operation.name) for op in block.operations]
     else:
-        pointwise = g.pointwise(rule)
-        category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
-                    else "forward" if name in FORWARD_ONLY_OPS
-                    else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
-        g.add_node(Node(op, name, operands, results, rule, category, elementwise=pointwise))
-    # The regions of other ops (reduce, sort, scatter bodies...) are scalar computations
-    # applied per element, not data flow between program values: nothing to shard there.
-    g.result_writes.append((op, results))
+        count = len(block.operations)
+        if not count:
+            return
+        first = block_ops.take()
+        # Taken one by one: the ops nested in a structural op come from the same list.
+        # (Should the list end early, so does this loop, and the check below fails.)
+        entries = chain((first,), islice(block_ops.rest, count - 1))
+    for op, name in entries:
+        kind = op_kinds.get(name)
+        if kind is None:
+            kind = g.op_kind(name)
+        if kind >= _STRUCTURE:
+            if kind == _STRUCTURE:
+                _STRUCTURAL[name](g, op)
+            else:
+                _build_sdy_collective(g, op)
+            continue
+        attrs = op.attributes
+        if len(attrs):
+            seeded = SHARDING_ATTR in attrs
+            own_rule = RULE_ATTR in attrs
+        else:
+            attrs = None
+            seeded = own_rule = False
+        try:
+            values = (op.result,)  # one binding call for the common case
+        except ValueError:
+            values = op.results
+        results = []
+        result_types = []
+        for value in values:
+            value_type = value.type
+            info = type_info.get(value_type)
+            if info is None:
+                info = g.type_of(value_type)
+            type_id, shape = info
+            result_types.append(type_id)
+            if grouped and value in value_slot:
+                results.append(value_slot[value])
+                continue
+            if shape is None:
+                slot = -1
+            else:  # g.new_slot(shape, None, type_id), inline
+                slot = len(shapes)
+                shapes.append(shape)
+                type_ids.append(type_id)
+                shardings.append(None)
+                slot_nodes.append([])
+            value_slot[value] = slot
+            results.append(slot)
+        if seeded:
+            _seed_from_attr(g, op, attrs, results)
+        operands = []
+        for operand in op.operands:
+            slot = value_slot.get(operand)
+            if slot is None:
+                slot = g.slot(operand)
+            operands.append(slot)
+        if name in _CONSTANT_NAMES and constant_like is not None:
+            # split_constants' classification, from slots: a source, or a shaper of a
+            # scalar or of a constant-like value (producers are built before users).
+            if len(results) != 1 or results[0] < 0:
+                g.constant_like = constant_like = None  # split_constants will tell
+            elif name in CONSTANT_SOURCES or (
+                    len(operands) == 1 and operands[0] >= 0
+                    and (shapes[operands[0]] == () or operands[0] in constant_slots)):
+                constant_slots.add(results[0])
+                constant_like.append((op, value, seeded))
+            elif len(operands) == 1 and operands[0] < 0:
+                g.constant_like = constant_like = None
+        if own_rule:
+            kind = _RULE_FROM_ATTRIBUTES
+        if kind == _RULE_NEVER:
+            fragment = None
+        elif kind == _RULE_FROM_IR:
+            fragment = g.fragment(op, name, attrs, own_rule)
+        else:
+            if -1 in operands:
+                operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
+                                      for s, v in zip(operands, op.operands))
+            else:
+                operand_types = tuple(map(type_ids.__getitem__, operands))
+            if kind == _RULE_FROM_SHAPES or attrs is None:
+                key = (name, operand_types, tuple(result_types))
+            else:
+                key = (name, operand_types, tuple(result_types), tuple(attrs.values()))
+            fragment = fragments.get(key, _MISSING)
+            if fragment is _MISSING:
+                fragment = fragments[key] = g.fragment(op, name, attrs, own_rule)
+        if fragment is None:
+            if name not in g.missing_rules:
+                g.missing_rules[name] = op.location
+        else:
+            # Node(op, name, operands, results, rule, category, elementwise) and
+            # Graph.add_node, without repeating per op what the fragment knows.
+            index = len(nodes)
+            node = new_node(Node)
+            node.op = op
+            node.name = name
+            node.operands = operands
+            node.results = results
+            node.slots = slots = operands + results
+            node.rule = fragment.rule
+            node.category = fragment.category
+            node.elementwise = fragment.elementwise
+            node.allowed = Direction.BOTH
+            node.views = _NO_VIEWS
+            node.pass_through = fragment.pass_through
+            node.key = fragment.key
+            node.inert = inert = fragment.inert
+            nodes.append(node)
+            if not inert:  # (an inert node is never visited: no neighbour queues it)
+                for slot in slots:
+                    if slot >= 0:
+                        slot_nodes[slot].append(index)
+        # The regions of other ops (reduce, sort, scatter bodies...) are scalar
+        # computations applied per element, not data flow between program values.
+        result_writes.append((op, results))
+    if block_ops is not None and (first[0] != block.operations[0].operation
+                                  or op != block.operations[count - 1].operation):
+        raise _OpsMismatch()
 
 
 def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
@@ -569,39 +782,172 @@ CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
                               "stablehlo.convert", "stablehlo.transpose"})
 
 
-def split_constants(module: ir.Operation) -> None:
+_CONSTANT_NAMES = CONSTANT_SOURCES | CONSTANT_SHAPERS
+
+
+class Prescan:
+    """The ops the steps before building look for, found in one walk of the module:
+    calls (flatten_call_graph), sharding groups (build_graph), constant sources and
+    shapers (split_constants), each list in program order.
+
+    With `record_ops`, also `ops`: (op, name) of every op the graph builder visits, in
+    the order it visits them (the ops of every func body and of the regions it descends
+    into, each followed by what is nested in it), so that building reads each op's name
+    once and makes no Python object per op a second time. The builder checks that the
+    list matches the blocks it walks (see _BlockOps)."""
+
+    WANTED = frozenset({"func.call", "sdy.sharding_group"}) | CONSTANT_SOURCES \
+        | CONSTANT_SHAPERS
+
+    def __init__(self, module: ir.Operation, record_ops: bool = False):
+        self.calls: list[ir.Operation] = []
+        self.groups: list[ir.Operation] = []
+        self.constants: list[tuple[ir.Operation, str]] = []  # (op, name)
+        # With record_ops: those of `constants` the builder does not visit (in regions
+        # it does not descend into, e.g. a reduce body)
+        self.nested_constants: list[tuple[ir.Operation, str]] = []
+        self.ops: list[tuple[ir.Operation, str]] | None = [] if record_ops else None
+        wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
+            self.constants
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
+
+        def find(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name in wanted:
+                if name == "func.call":
+                    calls.append(op)
+                elif name == "sdy.sharding_group":
+                    groups.append(op)
+                else:
+                    constants.append((op, name))
+            return advance
+
+        if not record_ops:
+            module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
+            return
+        record = self.ops.append
+        # Per op name: None nothing to do, a list to add the op to, or `find` where it
+        # has regions the builder does not descend into (asked of the first op of each
+        # name; an op of that name with regions after all only makes the list disagree
+        # with the blocks, which the builder notices).
+        actions: dict[str, object] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            record((op, name))
+            action = actions.get(name, _MISSING)
+            if action is _MISSING:
+                action = actions[name] = (
+                    find if not _descended(name) and len(op.regions)
+                    else calls if name == "func.call" else groups
+                    if name == "sdy.sharding_group" else constants if name in wanted
+                    else None)
+            if action is None:
+                return advance
+            if action is constants:
+                constants.append((op, name))
+                return advance
+            if action is not find:
+                action.append(op)
+                return advance
+            found = len(constants)
+            op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)  # e.g. a reduce and its body:
+            self.nested_constants.extend(constants[found:])  # searched, not recorded
+            return skip
+
+        for top in module.regions[0].blocks[0].operations:
+            top.operation.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+
+
+def _descended(name: str) -> bool:
+    """Does the graph builder build the regions of ops named `name`?"""
+    return (name == "func.func" or name in _STRUCTURAL
+            or (name.startswith("sdy.") and name != "sdy.constant"))
+
+
+def split_constants(module: ir.Operation,
+                    candidates: list[tuple[ir.Operation, str]] | None = None) -> bool:
     """Give every use of a constant expression its own copy (Shardy's
     constant-or-scalar splitter): constants, iotas, and broadcasts/reshapes/converts/
-    transposes of constant expressions or of scalars."""
-    constant_like: set = set()
-    ops = [op for op in collect_ops(module)]
-    for op in ops:  # program order: operands are classified before their users
-        name = op.name
-        if name in CONSTANT_SOURCES:
-            constant_like.add(op)
-        elif name in CONSTANT_SHAPERS and len(op.operands) == 1:
-            operand = op.operands[0]
-            scalar = isinstance(operand.type, ir.RankedTensorType) and operand.type.rank == 0
-            owner = operand.owner if isinstance(operand, ir.OpResult) else None
-            if scalar or (owner is not None and owner.operation in constant_like):
-                constant_like.add(op)
-    for op in reversed(ops):  # users first: their copies become uses of the producers
-        if op not in constant_like or SHARDING_ATTR in op.attributes:
+    transposes of constant expressions or of scalars. True if it copied any.
+
+    `candidates`: the module's constant sources and shapers as Prescan finds them."""
+    if candidates is None:
+        candidates = Prescan(module).constants
+    ordered = list(_constant_like(candidates, set()))
+    copied = False
+    for op, value in reversed(ordered):  # users first: their copies become uses of the
+        if SHARDING_ATTR in op.attributes:  # producers
             continue
-        uses = [(use.owner, use.operand_number) for use in op.results[0].uses]
-        for owner, index in uses[1:]:
+        uses = iter(value.uses)
+        next(uses, None)  # the first use keeps the original
+        others = [(use.owner, use.operand_number) for use in uses]
+        for owner, index in others:
             clone = op.clone(ip=ir.InsertionPoint(op))
             owner.operands[index] = clone.results[0]
+            copied = True
+    return copied
 
 
-def flatten_call_graph(module: ir.Operation) -> None:
+def _constant_like(candidates: list[tuple[ir.Operation, str]], constant_values: set
+                   ) -> Iterator[tuple[ir.Operation, ir.Value]]:
+    """(op, result) of the candidates that are constant-like: sources, and shapers of
+    scalars or of constant-like values (`constant_values`: those known so far; it
+    grows). Candidates in program order: operands are classified before users."""
+    scalar_types: dict[ir.Type, bool] = {}
+    for op, name in candidates:
+        if name not in CONSTANT_SOURCES:
+            operands = op.operands
+            if len(operands) != 1:
+                continue
+            operand = operands[0]
+            operand_type = operand.type
+            scalar = scalar_types.get(operand_type)
+            if scalar is None:
+                scalar = scalar_types[operand_type] = (
+                    isinstance(operand_type, ir.RankedTensorType) and operand_type.rank == 0)
+            # (each constant-like op has one result: its result is the operand exactly
+            # when it produces the operand)
+            if not scalar and operand not in constant_values:
+                continue
+        value = op.results[0]
+        constant_values.add(value)
+        yield op, value
+
+
+def _constants_shared(g: Graph, nested: list[tuple[ir.Operation, str]]) -> bool | None:
+    """Would split_constants copy anything? From the constant-like ops the builder
+    classified, plus those nested in regions it does not build (classified here, as
+    split_constants does); None where the builder could not tell."""
+    if g.constant_like is None:
+        return None
+    found = [(op, value) for op, value, seeded in g.constant_like if not seeded]
+    if nested:
+        constant_values = {value for _, value, _ in g.constant_like}
+        found += [(op, value) for op, value in _constant_like(nested, constant_values)
+                  if SHARDING_ATTR not in op.attributes]
+    for op, value in found:
+        uses = iter(value.uses)
+        next(uses, None)
+        if next(uses, None) is not None:
+            return True
+    return False
+
+
+def flatten_call_graph(module: ir.Operation, calls: list[ir.Operation] | None = None
+                       ) -> bool:
     """Give every call site its own callee (cloned as @name_0, @name_1, ...), so a
     function called with different shardings can be sharded differently per call.
+    True if it changed the module.
 
     One sweep per level of call nesting: clones made in a sweep hold calls of their own,
-    which the next sweep sees.
+    which the next sweep sees. `calls`: the module's func.call ops as Prescan finds them
+    (the first sweep needs no walk of its own).
     """
     block = module.regions[0].blocks[0]
+    changed = False
+    if calls is not None and not calls:
+        return changed
     names = {ir.StringAttr(op.attributes["sym_name"]).value
              for op in block.operations if "sym_name" in op.attributes}
     while True:
@@ -609,17 +955,19 @@ def flatten_call_graph(module: ir.Operation) -> None:
                  for op in block.operations if op.operation.name == "func.func"}
         seen: set[str] = set()
         pending = []
-        for op in collect_ops(module):
-            if op.name != "func.call":
-                continue
+        if calls is None:
+            calls = [op for op in collect_ops(module) if op.name == "func.call"]
+        for op in calls:
             callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
             if callee not in funcs:
                 continue
             if callee in seen or _is_public(funcs[callee]):
                 pending.append((op, callee))  # the first private call site keeps it
             seen.add(callee)
+        calls = None
         if not pending:
-            return
+            return changed
+        changed = True
         for op, callee in pending:
             original = funcs[callee]
             k = 0
@@ -653,6 +1001,11 @@ def _next_op(block: ir.Block, op: ir.Operation):
 # --------------------------------------------------------------------------- running
 
 
+# Node categories whose visits move the same factors the same ways at every level (all
+# factors both ways, or as a propagation barrier allows).
+LEVEL_FREE = frozenset({"pass_through", "barrier"})
+
+
 class Propagator:
     """Runs the conflict-resolution hierarchy over a built graph."""
 
@@ -663,6 +1016,13 @@ class Propagator:
         self.propagate_factors = STRATEGIES[factor_strategy]
         self.steps = 0  # node visits, for statistics
         self._memo: dict = {}
+        # Per node: its last visit changed nothing and none of its slots changed since.
+        self._settled: bytearray | None = None
+        self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
+        self._plain: bytes | None = None  # per node: no views, every slot a tensor
+        self._inert: bytes = b""  # per node: Node.inert, never visited
+        self._func_result_nodes: list[Node] | None = None
+        self._func_result_seen: list = []  # per func result node: a state it left as is
 
     # -- the hierarchy -----------------------------------------------------------------
     def run(self) -> None:
@@ -693,6 +1053,7 @@ class Propagator:
             self._run_op_priorities()
 
     def _run_op_priorities(self) -> None:
+        self._settled = None  # shardings were just set from outside the worklist
         for level in range(3):
             self._run_level(level)
 
@@ -705,23 +1066,83 @@ class Propagator:
     def _run_worklist(self, level: int | None) -> None:
         g = self.g
         nodes = g.nodes
+        slot_nodes = g.slot_nodes
+        shardings = g.shardings
+        memo = self._memo
+        n = len(nodes)
+        if self._plain is None or len(self._plain) != n:
+            self._inert = bytes(map(attrgetter("inert"), nodes))
+            # (map over C functions: no Python frame per node)
+            self._level_free = bytes(map(LEVEL_FREE.__contains__,
+                                         map(attrgetter("category"), nodes)))
+            self._plain = bytes(map(not_, map(or_, map(bool, map(attrgetter("views"), nodes)),
+                                              map(contains, map(attrgetter("slots"), nodes),
+                                                  repeat(-1)))))
+        if self._settled is None or len(self._settled) != n:
+            self._settled = bytearray(n)
+        settled, level_free, plain = self._settled, self._level_free, self._plain
         # A stack (last in, first out) that starts with the nodes in program order, like
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
-        stack = list(range(len(nodes) - 1, -1, -1))
-        queued = [True] * len(nodes)
-        # At level 0 only pass-through (and forward-only) ops move anything.
+        # Left out: nodes whose visit cannot depend on the level and that are settled
+        # (their last visit changed nothing, and none of their slots changed since):
+        # visiting them again would change nothing either.
+        queued = list(map(not_, map(or_, map(and_, settled, level_free), self._inert)))
+        # At level 0 only pass-through (and forward-only) ops move anything: the others
+        # are skipped when popped, and need not be pushed to begin with.
         idle = ("other", "broadcast") if level == 0 else ()
+        if idle:
+            queued = list(map(and_, queued, map(not_, map(idle.__contains__, map(
+                attrgetter("category"), nodes)))))
+        stack = list(compress(range(n - 1, -1, -1), reversed(queued)))
+        pop, push = stack.pop, stack.append
+        sharding_of = shardings.__getitem__
+        steps = 0
         while stack:
-            index = stack.pop()
+            index = pop()
             queued[index] = False
             node = nodes[index]
             if node.category in idle:
                 continue
-            for slot in self._visit(node, level):
-                for other in g.slot_nodes[slot]:
+            if not plain[index]:
+                changed = self._visit(node, level)
+            else:  # _visit, inline: the hot loop of propagation
+                steps += 1
+                slots = node.slots
+                key = (node.key, 0 if level_free[index] else level,
+                       *map(id, map(sharding_of, slots)))
+                updates = memo.get(key)
+                if updates is None:
+                    updates = memo[key] = self._updates(node, level,
+                                                        list(map(sharding_of, slots)))
+                if not updates:
+                    settled[index] = 1
+                    continue
+                changed = []
+                for i, new in updates:
+                    slot = slots[i]
+                    if new is not shardings[slot]:
+                        shardings[slot] = new
+                        changed.append(slot)
+            if not changed:
+                settled[index] = 1
+                continue
+            for slot in changed:
+                for other in slot_nodes[slot]:
+                    settled[other] = 0
                     if other != index and not queued[other]:
                         queued[other] = True
-                        stack.append(other)
+                        push(other)
+        self.steps += steps
+
+    def _unsettle(self, slots: Iterable[int]) -> None:
+        """Slots changed outside the worklist: their nodes must be visited again."""
+        settled = self._settled
+        if settled is None:
+            return
+        slot_nodes = self.g.slot_nodes
+        for slot in slots:
+            for other in slot_nodes[slot]:
+                settled[other] = 0
 
     def _direction_fn(self, node: Node, level: int | None) -> Callable[[int], Direction]:
         blocked = node.rule.blocked
@@ -762,16 +1183,11 @@ class Propagator:
         if views:
             current = [g.intern(strip_axes(s, views[i])) if (i in views and s is not None)
                        else s for i, s in enumerate(current)]
-        template = _common_mesh(current)
-        if template is None:
-            return []
-        rule = node.rule
-        key = (id(rule), node.category, node.allowed, node.elementwise,
-               -1 if level is None else level, tuple(map(id, current)))
+        # A level-free node's visit is the same at every level: one memo entry for all.
+        key = (node.key, 0 if node.category in LEVEL_FREE else level, *map(id, current))
         updates = self._memo.get(key)
         if updates is None:
-            updates = self._compute(node, level, current, template)
-            self._memo[key] = updates
+            updates = self._memo[key] = self._updates(node, level, current)
         changed = []
         for i, new in updates:
             slot = slots[i]
@@ -783,6 +1199,13 @@ class Propagator:
                 g.shardings[slot] = new
                 changed.append(slot)
         return changed
+
+    def _updates(self, node: Node, level: int | None, current: list) -> tuple:
+        """(tensor index, new sharding) pairs a visit of `node` makes from `current`."""
+        template = _common_mesh(current)
+        if template is None:  # nothing sharded yet, or tensors on different meshes
+            return ()
+        return self._compute(node, level, current, template)
 
     def _compute(self, node: Node, level: int | None, current: list, template: TensorSharding
                  ) -> tuple:
@@ -807,14 +1230,27 @@ class Propagator:
 
     def _propagate_func_results(self) -> None:
         """Func result attributes <-> the values returned (identity, both ways)."""
-        g = self.g
-        for link in self.g.func_links:
-            if link.returned < 0 or link.result < 0:
-                continue
-            shape = g.shapes[link.result]
-            node = Node(None, "func.return", [link.returned], [link.result],
-                        identity_rule(len(shape), 1, shape), "pass_through", True)
-            self._visit(node, None)
+        if self._func_result_nodes is None:
+            g = self.g
+            self._func_result_nodes = [
+                Node(None, "func.return", [link.returned], [link.result],
+                     identity_rule(len(g.shapes[link.result]), 1, g.shapes[link.result]),
+                     "pass_through", True)
+                for link in g.func_links if link.returned >= 0 and link.result >= 0]
+            self._func_result_seen = [None] * len(self._func_result_nodes)
+        shardings = self.g.shardings
+        seen = self._func_result_seen
+        for k, node in enumerate(self._func_result_nodes):
+            returned, result = node.slots
+            state = (shardings[returned], shardings[result])
+            last = seen[k]
+            if last is not None and last[0] is state[0] and last[1] is state[1]:
+                continue  # visited in this very state before, and nothing changed
+            changed = self._visit(node, None)
+            if changed:
+                self._unsettle(changed)
+            else:
+                seen[k] = state
 
 
 def _common_mesh(shardings: list) -> TensorSharding | None:
@@ -1013,17 +1449,27 @@ def _write_sharding_attr(writer: Writer, op: ir.Operation, slot: int) -> None:
 
 def _write_func(writer: Writer, func_op, arg_slots: list[int], result_slots: list[int]
                 ) -> None:
+    alone: dict[int, ir.Attribute] = {}  # id(sharding attr) -> {sdy.sharding = attr}
     for key, slots in (("arg_attrs", arg_slots), ("res_attrs", result_slots)):
         attrs = [writer.attr(s) for s in slots]
         if not any(a is not None for a in attrs):
             continue
         old = list(ir.ArrayAttr(func_op.attributes[key])) if key in func_op.attributes \
-            else [ir.DictAttr.get({}) for _ in slots]
+            else [ir.DictAttr.get({})] * len(slots)
         new = []
         for old_dict, attr in zip(old, attrs):
-            entries = {a.name: a.attr for a in ir.DictAttr(old_dict)}
-            if attr is not None:
-                entries[SHARDING_ATTR] = attr
+            if attr is None:
+                new.append(old_dict)  # rebuilt from its own entries it would be the same
+                continue
+            old_entries = ir.DictAttr(old_dict)
+            if not len(old_entries):  # most arguments: one dict per distinct sharding
+                entry = alone.get(id(attr))
+                if entry is None:
+                    entry = alone[id(attr)] = ir.DictAttr.get({SHARDING_ATTR: attr})
+                new.append(entry)
+                continue
+            entries = {a.name: a.attr for a in old_entries}
+            entries[SHARDING_ATTR] = attr
             new.append(ir.DictAttr.get(entries))
         func_op.attributes[key] = ir.ArrayAttr.get(new)
 
@@ -1038,8 +1484,22 @@ def _write_manual(writer: Writer, op: ir.Operation, in_slots: list[int], out_slo
 
 def write_back(g: Graph, close: bool = True) -> None:
     writer = Writer(g, close)
+    shardings = g.shardings
+    one_result: dict[int, ir.Attribute] = {}  # id(sharding) -> its per-value attribute
     for op, slots in g.result_writes:
-        _write_results(writer, op, slots)
+        if len(slots) == 1:  # most ops: writer.per_value(slots), cached more cheaply
+            slot = slots[0]
+            sharding = shardings[slot] if slot >= 0 else None
+            if sharding is None:
+                continue
+            attr = one_result.get(id(sharding))
+            if attr is None:
+                attr = one_result[id(sharding)] = writer.per_value(slots)
+        else:
+            attr = writer.per_value(slots)
+            if attr is None:
+                continue
+        op.attributes[SHARDING_ATTR] = attr
     for write in g.writers:
         write(writer)
 
@@ -1052,10 +1512,39 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
+    # The graph is hundreds of thousands of small objects without cycles: the cyclic
+    # garbage collector would only walk them again and again while they are built.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _propagate_module(module, table, strategy, close, warn_missing_rules,
+                                 ruleless_by_design)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy, close: bool,
+                      warn_missing_rules: bool, ruleless_by_design: frozenset[str]
+                      ) -> Propagator:
     drop_maximal_shardings(module)
-    flatten_call_graph(module)
-    split_constants(module)
-    g = build_graph(module, table)
+    scan = Prescan(module, record_ops=True)
+    if flatten_call_graph(module, scan.calls):
+        scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
+    if scan.groups and split_constants(module, scan.constants):
+        scan = Prescan(module, record_ops=True)  # the copies are ops to build too
+    g = build_graph(module, table, scan.groups, scan.ops)
+    if not scan.groups:
+        # Building classified the constant-like ops it met: split constants (and build
+        # again) only if one of them has several uses, as split_constants would.
+        shared = _constants_shared(g, scan.nested_constants)
+        if shared is None:
+            shared = split_constants(module, scan.constants)
+        elif shared:
+            split_constants(module, scan.constants)
+        if shared:
+            scan = Prescan(module, record_ops=True)
+            g = build_graph(module, table, scan.groups, scan.ops)
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:

@@ -22,6 +22,12 @@ axes between dims with all_to_all, slice dims that have nothing to gather, gathe
 the rest. A permutation of equally shaped shards is one collective_permute when that is
 cheaper. When no sequence exists (sub-axes that cannot be aligned), the last resort is
 to gather everything and slice; callers report it.
+
+Uneven dims (padded shards, shardpy.padding): a dim is gathered, sliced, scattered or
+moved by all_to_all between two sharded layouts only where their blocks line up
+(padding.exact_step); otherwise it is gathered whole first and sliced from there (the
+lowering trims and pads a whole dim). A collective_permute moves whole padded shards,
+which is exact as shard i covers the same elements whichever device holds it.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ import math
 from dataclasses import dataclass, field
 
 from . import axis_algebra as aa
+from .padding import exact_step
 from .sharding import AxisRef, DimSharding, TensorSharding
 
 
@@ -135,8 +142,6 @@ def _permute_plan(src, dst, shape, element_bytes) -> Plan | None:
         return None
     if all(s.axes == d.axes for s, d in zip(src.dims, dst.dims)):
         return Plan()
-    if any(n % max(1, src.dim_shards(i)) for i, n in enumerate(shape)):
-        return None  # uneven shards: blocks do not line up
     result = _with(dst, [list(d.axes) for d in dst.dims], dst.unreduced)
     return Plan([Step("collective_permute", result,
                       cost=float(local_bytes(src, shape, element_bytes)))])
@@ -175,6 +180,18 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     def prefix(d: int) -> int:
         return _common_prefix(cur[d], tgt[d])
 
+    def exact(d: int, axes_a, axes_b) -> bool:
+        """Blocks of dim d line up between these two axis lists (padded shards)."""
+        return exact_step(shape[d], aa.axes_size(axes_a, sizes), aa.axes_size(axes_b, sizes))
+
+    def keep(d: int) -> int:
+        """How many of dim d's axes stay while it is gathered and sliced: the common
+        prefix, shortened until both steps line up (0: gathered whole)."""
+        p = prefix(d)
+        while p and not (exact(d, cur[d], cur[d][:p]) and exact(d, tgt[d], cur[d][:p])):
+            p -= 1
+        return p
+
     # 1. Partial sums the target does not keep: reduce, scattering along target dims
     #    whose next wanted axes are exactly (a prefix run of) the reduced axes.
     reduce = [a for a in unreduced if a not in want_unreduced]
@@ -185,7 +202,8 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             if len(cur[d]) != p:
                 continue
             for ref in tgt[d][p:]:
-                if ref in reduce and not any(ref in s for s in scatter):
+                if ref in reduce and not any(ref in s for s in scatter) and \
+                        exact(d, cur[d] + scatter[d] + [ref], cur[d]):
                     scatter[d].append(ref)
                 else:
                     break
@@ -221,8 +239,8 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
                     continue
                 if tgt[e][len(cur[e])] != axis:
                     continue
-                if shape[e] % (dst_local_divisor(cur[e], sizes) * aa.size(axis, sizes)):
-                    continue  # would need padding: leave it to gather/slice
+                if not (exact(e, cur[e] + [axis], cur[e]) and exact(d, cur[d], cur[d][:-1])):
+                    continue  # blocks of uneven dims would not line up: gather/slice
 
                 def do_move(d=d, e=e, axis=axis):
                     cur[d].pop()
@@ -244,6 +262,8 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             for ref in tgt[d][p:]:
                 if ref in used or any(aa.overlaps(ref, u, sizes) for u in used):
                     break
+                if not exact(d, cur[d] + dims[d] + [ref], cur[d]):
+                    break
                 dims[d].append(ref)
                 used.add(ref)
         if any(dims):
@@ -253,14 +273,16 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             add("all_slice", apply=do_slice, dim_axes=tuple(tuple(x) for x in dims), group=1)
 
     # 3. Slice first where nothing needs gathering (smaller buffers for the gathers).
-    gather_dims = {d for d in range(rank) if len(cur[d]) > prefix(d)}
+    keeps = [keep(d) for d in range(rank)]
+    gather_dims = {d for d in range(rank) if len(cur[d]) > keeps[d]}
     slice_where(lambda d: d not in gather_dims)
-    # 4. Gather every surplus axis.
-    gather = [cur[d][prefix(d):] for d in range(rank)]
+    # 4. Gather every surplus axis (uneven dims whose blocks do not line up: all).
+    keeps = [keep(d) for d in range(rank)]
+    gather = [cur[d][keeps[d]:] for d in range(rank)]
     if any(gather):
         def do_gather():
             for d in range(rank):
-                del cur[d][prefix(d):]
+                del cur[d][keeps[d]:]
         add("all_gather", apply=do_gather, dim_axes=tuple(tuple(g) for g in gather),
             group=aa.axes_size([a for g in gather for a in g], sizes))
     # 5. Slice what is left to add.
@@ -275,10 +297,6 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     if cur != tgt or sorted(map(str, unreduced)) != sorted(map(str, want_unreduced)):
         return None
     return plan
-
-
-def dst_local_divisor(axes, sizes) -> int:
-    return aa.axes_size(axes, sizes)
 
 
 def _last_resort(src, dst, shape, element_bytes) -> Plan:

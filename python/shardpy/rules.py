@@ -206,6 +206,13 @@ class RuleTable:
     def __contains__(self, name: str) -> bool:
         return name in self.functions
 
+    def caching(self, name: str) -> str:
+        """What the rule of an op named `name` depends on, so callers know how they may
+        cache it: "shapes" (operand and result types only), "attributes" (types and the
+        op's attributes), "ir" (more of the IR: operand producers, regions, users: do not
+        cache), or "never" (there is no rule)."""
+        return "attributes" if name in self.functions else "never"
+
     def build(self, op: ir.Operation, operand_shapes, result_shapes) -> OpRule | None:
         fn = self.functions.get(op.name)
         if fn is None:

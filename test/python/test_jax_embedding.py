@@ -181,3 +181,26 @@ def test_explicit_axis_mesh_and_unsharded_inputs():
                                        named(mesh, "model", None)))
     np.testing.assert_allclose(np.asarray(f(x, w1, w2)), np.asarray(mlp(x, w1, w2)),
                                rtol=1e-5, atol=1e-4)
+
+
+def test_uneven_dims_at_the_boundary(mesh):
+    """10 rows over "model"=4 and 5 columns over "data"=2 (padded shards inside): the
+    per-device @main takes and returns padded shards, which shard_map cannot split, so
+    shardpy.jit pads the arguments before it and slices the results after it."""
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.standard_normal((10, 5), np.float32))
+    w = jnp.asarray(rng.standard_normal((5, 7), np.float32))
+
+    def f(x, w):
+        x = jax.lax.with_sharding_constraint(jnp.tanh(x), named(mesh, "model", "data"))
+        y = jax.lax.with_sharding_constraint(x @ w, named(mesh, "model", None))
+        return y, jnp.sum(x, axis=0)
+
+    jitted = shardpy.jit(f, in_shardings=(named(mesh), named(mesh)))
+    lowered = jitted.lower(x, w)
+    assert "tensor<3x" in lowered.partitioned_module  # 10 over 4: shards of 3
+    got = jitted(x, w)
+    want = jax.jit(f)(x, w)
+    for g, e in zip(got, want):
+        assert g.shape == e.shape
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-5, atol=1e-5)

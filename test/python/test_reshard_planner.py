@@ -224,10 +224,16 @@ def test_sub_axis_prefix_is_a_partial_gather():
 
 
 def test_costs_follow_the_model():
-    # all_gather of "y" (n=4) to a [2, 8] f32 local buffer of 64 bytes: 3/4 * 64.
+    # all_gather of "y" (n=4) to a [4, 8] f32 local buffer of 128 bytes: 3/4 * 128.
+    plan = plan_reshard(sharding(MESH_X2_Y4, ["x", "y"], []), sharding(MESH_X2_Y4, ["x"], []),
+                        (8, 8))
+    assert plan.cost == pytest.approx(0.75 * 4 * 8 * 4)
+    # 4 rows over "x","y" (8 shards of 1: x=0 holds all 4) do not line up with 4 over
+    # "x" (2 + 2): gathered whole (all 8 devices: 7/8 of a [4, 8] buffer), then sliced.
     plan = plan_reshard(sharding(MESH_X2_Y4, ["x", "y"], []), sharding(MESH_X2_Y4, ["x"], []),
                         (4, 8))
-    assert plan.cost == pytest.approx(0.75 * 2 * 8 * 4)
+    assert [s.kind for s in plan.steps] == ["all_gather", "all_slice"]
+    assert plan.cost == pytest.approx(7 / 8 * 4 * 8 * 4)
     # all_reduce over "y" (n=4) of a [4, 8] local buffer: 2 * 3/4 * 128.
     plan = plan_reshard(sharding(MESH_X2_Y4, [], [], unreduced=["y"]),
                         sharding(MESH_X2_Y4, [], []), (4, 8))
