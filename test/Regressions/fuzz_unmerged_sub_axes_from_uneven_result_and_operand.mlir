@@ -1,15 +1,15 @@
 // XFAIL: *
 // Found by test/fuzz (`run_fuzz.py --long --seed 0`: seeds 9447 and 9842, the same
 // error on a dynamic_update_slice and on a concatenate), minimized. OPEN shardpy bug
-// (an error on a valid program): the result of @main is sharded {"x"} on a dim of 2
-// that "x"=4 does not divide, made even as "x":(1)2; propagation carries "x":(1)2 to
-// the dynamic_update_slice's result, while its update %arg2 holds "x":(2)2 on the
-// dim it is moved to. shardpy-insert-reshards then gives the op a sharding with both
-// halves of "x" on one dim, unmerged, which fails verification: "'stablehlo.
+// (an error on a valid program): propagation (through the reshape, from the
+// result's uneven {"x"}) gives the update %arg2 [{"x":(2)2}, {"x":(1)2}, {}] and the
+// dynamic_update_slice's result [{}, {"x":(1)2}, {}]. Dim 0 is only partly updated,
+// so shardpy-insert-reshards moves its "x":(2)2 onto dim 1, next to "x":(1)2, and
+// leaves the two halves of "x" unmerged, which fails verification: "'stablehlo.
 // dynamic_update_slice' op result - two consecutive sub-axes can be merged:
-// "x":(1)2, "x":(2)2". The factor axes chosen from results and operands should be
-// merged (or the second half dropped). The fuzzer leaves generated sub-axes out
-// while this is open (known_issues: sub_axes).
+// "x":(1)2, "x":(2)2" (seed 9842: the same on a concatenate). The chosen axes should
+// be merged into "x". Same error before and after the issue6-uneven merge. The fuzzer
+// leaves generated sub-axes out while this is open (known_issues: sub_axes).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

@@ -34,7 +34,7 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
     "sub_axes": (
         ("test/Regressions/fuzz_unmerged_sub_axes_from_uneven_result_and_operand.mlir",),
         "shardpy bug, open: insert-reshards puts two halves of one axis on a dim "
-        "(\"x\":(1)2 from an uneven sharding made even, \"x\":(2)2 from an operand), "
+        "(\"x\":(1)2 and \"x\":(2)2, propagated from an uneven {\"x\"} through a reshape), "
         "unmerged: the op fails verification (dynamic_update_slice, concatenate). "
         "Seeds 9447 and 9842 of the 10,000-program run."),
     "indexed_dynamic_slices": (
