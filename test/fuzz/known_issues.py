@@ -35,8 +35,9 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
         ("test/Regressions/fuzz_unmerged_sub_axes_from_uneven_result_and_operand.mlir",),
         "shardpy bug, open: insert-reshards puts two halves of one axis on a dim "
         "(\"x\":(1)2 and \"x\":(2)2, propagated from an uneven {\"x\"} through a reshape), "
-        "unmerged: the op fails verification (dynamic_update_slice, concatenate). "
-        "Seeds 9447 and 9842 of the 10,000-program run."),
+        "unmerged: the op fails verification (dynamic_update_slice, concatenate, "
+        "constant). Seeds 9447 and 9842 of the 10,000-program run; seed 1871 after the "
+        "issue6-uneven merge."),
     "indexed_dynamic_slices": (
         ("test/Regressions/xla_gather_of_dynamic_slice_folded.mlir",
          "test/Regressions/xla_dynamic_slice_of_dynamic_slice_folded.mlir"),
