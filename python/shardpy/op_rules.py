@@ -779,7 +779,9 @@ def _householder_product(op, b: RuleBuilder):
 def _top_k(op, b: RuleBuilder):
     """(values, indices) = top_k(x): the leading dims pass through; the last dim (the
     one selected along, shortened to k) must be whole, blocked, with one operand-sized
-    factor, also when k is its whole size (the values are reordered along it)."""
+    factor, also when k is its whole size (the values are reordered along it).
+    DIFFERS FROM NATIVE: native keeps a last dim of unchanged size (k = its size)
+    pass-through, which computes a top_k of each shard."""
     src, dst = b.operand_shapes[0], b.result_shapes[0]
     for d, size in enumerate(src):
         if d < len(src) - 1:

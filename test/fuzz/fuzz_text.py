@@ -56,6 +56,7 @@ class Value:
     exact: bool = True        # independent of summation order / transcendental rounding
     contracted: frozenset = frozenset()  # mesh axes a dot contraction was sharded on
     uses: int = 0
+    sliced: bool = False      # made by a dynamic_slice (see Features.indexed_dynamic_slices)
 
     @property
     def type(self) -> str:

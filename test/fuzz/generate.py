@@ -110,6 +110,10 @@ class Features:
     out_of_range_indices: bool = True
     # gather/scatter with explicit operand_batching_dims / input_batching_dims.
     batching_dims: bool = True
+    # gather/scatter/dynamic_slice/dynamic_update_slice of a dynamic_slice's result.
+    # Off: XLA:CPU folds such pairs and loses the inner start clamp (known_issues: an
+    # XLA bug, the reference is wrong).
+    indexed_dynamic_slices: bool = True
     # while/case/if bodies that use values defined outside them (not only block args).
     region_captures: bool = True
     # Dims not divisible by the axes that shard them (e.g. 10 over "x"=4), in shapes and

@@ -187,8 +187,14 @@ class Issue6Ops:
         self.emit(f"{iref} = stablehlo.reshape {idx.ref} : ({idx.type}) -> {itype}")
         return bd, d, idx, iref, itype, tuple(rows), window
 
+    def indexable(self, v: Value) -> bool:
+        """May v be the operand of a gather, scatter or dynamic_slice / update (see
+        Features.indexed_dynamic_slices)?"""
+        return len(v.shape) >= 1 and (self.gen.features.indexed_dynamic_slices
+                                      or not v.sliced)
+
     def op_gather_random(self):
-        x = self.pick(lambda v: len(v.shape) >= 1)
+        x = self.pick(self.indexable)
         take = None if x is None else self._take(x)
         if take is None:
             return None
@@ -209,7 +215,7 @@ class Issue6Ops:
 
     def op_scatter_random(self):
         rng = self.rng
-        x = self.pick(lambda v: len(v.shape) >= 1)
+        x = self.pick(self.indexable)
         if x is None:
             return None
         x = self.tame(x)
@@ -256,7 +262,7 @@ class Issue6Ops:
 
     def _dynamic_window(self, counter: Value | None):
         """(operand, window sizes, start indices) of a dynamic_slice or update, or None."""
-        x = self.pick(lambda v: any(n >= 2 for n in v.shape))
+        x = self.pick(lambda v: any(n >= 2 for n in v.shape) and self.indexable(v))
         sizes = None if x is None else self._window_sizes(x.shape)
         if sizes is None:
             return None
@@ -275,7 +281,7 @@ class Issue6Ops:
                   f"{', '.join(s.type for s in starts)}) -> {ttype(sizes, x.dtype)}")
         self.use(x, *starts)
         self.ops += 1
-        return self.add(Value(ref, tuple(sizes), x.dtype, x.mag, x.exact))
+        return self.add(Value(ref, tuple(sizes), x.dtype, x.mag, x.exact, sliced=True))
 
     def op_dynamic_update_slice_random(self, counter: Value | None = None):
         window = self._dynamic_window(counter)

@@ -61,10 +61,26 @@ def _native_source_windows_whole(op, ours: OpRule) -> OpRule:
                   ours.is_custom)
 
 
+def _native_top_k_keeps_whole_dim(op, ours: OpRule) -> OpRule:
+    """Native's top-k rule (custom_call @mhlo.topk) makes the last dim pass-through when
+    k is its whole size (ours: need-replication and blocked at any k, its values being
+    reordered; test/Regressions/fuzz_top_k_of_whole_dim_sharded.mlir)."""
+    target = ir.StringAttr(op.attributes["call_target_name"]).value
+    src, dst = [tuple(t.type.shape) for t in (op.operands[0], op.results[0])]
+    if target != "mhlo.topk" or not src or src[-1] != dst[-1]:
+        return ours
+    (factor,) = ours.operands[0][-1]
+    kinds = list(ours.kinds)
+    kinds[factor] = FactorKind.PASS_THROUGH
+    return OpRule(ours.factor_sizes, ours.operands, ours.results, tuple(kinds),
+                  ours.blocked - {factor}, ours.is_custom)
+
+
 DIFFERENCES = {
     **dict.fromkeys(CHLO_ELEMENTWISE + ("chlo.top_k",), _native_has_no_chlo_rules),
     "stablehlo.pad": _native_pad_ignores_shifts,
     "stablehlo.select_and_scatter": _native_source_windows_whole,
+    "stablehlo.custom_call": _native_top_k_keeps_whole_dim,
 }
 """op name -> (op, our rule) -> the rule native is expected to give instead."""
 
@@ -416,7 +432,8 @@ def test_agrees_with_native(context, name, text):
 def test_every_difference_is_exercised():
     """Runs after the agreement tests (same module, file order): every documented
     difference must occur in the corpus."""
-    assert {"stablehlo.pad", "chlo.erf", "chlo.top_k"} <= SEEN_DIFFERENCES
+    assert {"stablehlo.pad", "chlo.erf", "chlo.top_k", "stablehlo.custom_call"} <= \
+        SEEN_DIFFERENCES
 
 
 def test_table_names_registered_ops(context):
