@@ -6,12 +6,16 @@
 // dynamic_slice by partition id). The per-device program is right as StableHLO (same
 // slice and update on each 5x20 shard), but column 18 of the result holds x[:, 0] (the
 // value the update wrote at column 9) instead of x[:, 9], for every start s < 9, as
-// if the slice read the buffer after the update wrote it. An optimization_barrier on
-// the slice, on x, or after the all_gather does not change it; the unpartitioned
-// program, a plain-JAX shard_map of the same per-device steps, the same module with a
-// replicated result (all_gather, no pad/dynamic_slice) and on a "b"=2 mesh are right. Suspect:
-// XLA:CPU buffer aliasing of an in-place dynamic_update_slice whose update is a slice
-// of its own operand. Not yet isolated.
+// if the slice read the buffer after the update wrote it. Cause (XLA dump of the
+// per-device executable, `XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_as_text`):
+// XLA:CPU fuses the slice and the update into one in-place dynamic-update-slice
+// fusion over a copy of the argument, whose operand is bitcast(param [1,5,20] ->
+// [5,20]) while the slice reads param [1,5,20] directly; the overlap check misses the
+// bitcast, so the update overwrites what the slice still reads. The [1,5,20] is how
+// shardpy-run stacks per-device rows in its manual computation; the unpartitioned
+// program and a plain-JAX shard_map (no leading 1) are right, and an
+// optimization_barrier does not keep XLA from fusing them. To fix: avoid the
+// leading-1 bitcast in the runtime's wrapper, or break the fusion another way.
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 
