@@ -10,16 +10,21 @@ groups name logical devices (partition ids).
 To run it, the module is wrapped so XLA executes our body, untouched, once per device:
 
     sdy.mesh @shardpy_devices = <["devices"=N]>
-    func.func @main(%a: tensor<N x L...> {sdy.sharding = <@shardpy_devices, [{"devices"}, ...]>}) {
-      %r = sdy.manual_computation(%a) ... manual_axes={"devices"} (%l: tensor<1 x L...>) {
-        %x = stablehlo.reshape %l          // device i's local array
-        %y = func.call @shardpy_device_main(%x)
-        sdy.return (reshape %y to 1 x ...)
+    func.func @main(%a: tensor<N*L0 x L1...> {sdy.sharding = <@shardpy_devices, [{"devices"}, ...]>}) {
+      %r = sdy.manual_computation(%a) ... manual_axes={"devices"} (%l: tensor<L0 x L1...>) {
+        %y = func.call @shardpy_device_main(%l)   // %l: device i's local array
+        sdy.return %y
       }
       return %r
     }
 
-Row i of every stacked array belongs to logical device i (partition id i). The host
+The local arrays are stacked along their first dim (scalars as tensor<N>, reshaped to
+and from tensor<1> in the region), so the body gets them without a reshape: XLA:CPU
+(jaxlib 0.10.2) mis-fuses an in-place dynamic_update_slice whose update is a slice of
+its own operand when that operand is a bitcast of a tensor<1 x L...> argument
+(test/Regressions/fuzz_dynamic_update_slice_of_own_slice_gathered.mlir).
+
+Block i of every stacked array belongs to logical device i (partition id i). The host
 splits global inputs into rows with the model's `device_slices` and assembles results
 the same way, so the layout logic lives in one place (`sharding.py`) and is checked on
 every run: replicas that must agree are compared.
@@ -173,7 +178,20 @@ def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get([n, *shape], dtype_type)
+    """n local arrays of `shape` stacked along their first dim (scalars: tensor<n>)."""
+    if not shape:
+        return ir.RankedTensorType.get([n], dtype_type)
+    return ir.RankedTensorType.get([n * shape[0], *shape[1:]], dtype_type)
+
+
+def to_blocks(rows: np.ndarray) -> np.ndarray:
+    """Host rows [N, L0, L1...] as the stacked array [N*L0, L1...] (scalars: [N])."""
+    return rows.reshape(-1, *rows.shape[2:]) if rows.ndim >= 2 else rows
+
+
+def from_blocks(stacked: np.ndarray, local_shape: Sequence[int], n: int) -> np.ndarray:
+    """The stacked array [N*L0, L1...] back as rows [N, L0, L1...]."""
+    return stacked.reshape(n, *local_shape)
 
 
 def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
@@ -213,7 +231,7 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
     local_out = [ir.RankedTensorType(t) for t in ftype.results]
     stacked_in = [_stacked(t.shape, t.element_type, n) for t in local_in]
     stacked_out = [_stacked(t.shape, t.element_type, n) for t in local_out]
-    row_in = [_stacked(t.shape, t.element_type, 1) for t in local_in]
+    row_in = [_stacked(t.shape, t.element_type, 1) for t in local_in]  # = t, or tensor<1>
     row_out = [_stacked(t.shape, t.element_type, 1) for t in local_out]
 
     body = wrapped.body
@@ -223,7 +241,7 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
 
     def by_device(rank: int) -> ir.Attribute:
         dims = [sdy.DimensionShardingAttr.get([encode_axis(AxisRef(DEVICES_AXIS))], True)]
-        dims += [sdy.DimensionShardingAttr.get([], True) for _ in range(rank)]
+        dims += [sdy.DimensionShardingAttr.get([], True) for _ in range(max(rank - 1, 0))]
         return sdy.TensorShardingAttr.get(DEVICES_MESH, dims)
 
     main = func.FuncOp("main", ir.FunctionType.get(stacked_in, stacked_out),
@@ -241,9 +259,11 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
             sdy.ManualAxesAttr.get([ir.StringAttr.get(DEVICES_AXIS)]))
         block = manual.regions[0].blocks.append(*row_in)
         with ir.InsertionPoint(block):
-            locals_ = [stablehlo.ReshapeOp(t, a).result for t, a in zip(local_in, block.arguments)]
+            locals_ = [a if t == a.type else stablehlo.ReshapeOp(t, a).result
+                       for t, a in zip(local_in, block.arguments)]
             call = func.CallOp(local_out, ir.FlatSymbolRefAttr.get(DEVICE_MAIN), locals_)
-            rows = [stablehlo.ReshapeOp(t, r).result for t, r in zip(row_out, call.results)]
+            rows = [r if t == r.type else stablehlo.ReshapeOp(t, r).result
+                    for t, r in zip(row_out, call.results)]
             sdy.ReturnOp(rows)
         func.ReturnOp(list(manual.results))
 
@@ -292,7 +312,8 @@ class Executor:
             # the body itself on the single device.
             wrapped, arrays, stacked = strip_to_body(module), [r[0] for r in rows], False
         else:
-            wrapped, arrays, stacked = wrap_per_device(module, num_devices), rows, True
+            wrapped, stacked = wrap_per_device(module, num_devices), True
+            arrays = [to_blocks(r) for r in rows]
         devices = self.devices(num_devices)
         try:
             start = time.perf_counter()
@@ -302,7 +323,7 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return PerDeviceProgram(executable, placed, stacked, local_sig,
-                                global_sig, compiled)
+                                global_sig, compiled, num_devices)
 
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
@@ -371,10 +392,11 @@ class PerDeviceProgram:
 
     executable: object
     placed: list
-    stacked: bool  # results come back as [devices, ...] rows
+    stacked: bool  # results come back stacked by device (see to_blocks)
     local_sig: Signature
     global_sig: Signature
     compile_seconds: float
+    num_devices: int = 1
 
     def run(self) -> RunResult:
         try:
@@ -383,6 +405,9 @@ class PerDeviceProgram:
             raise ShardpyError(str(err)) from None
         if not self.stacked:
             outputs = [o[None] for o in outputs]
+        else:
+            outputs = [from_blocks(o, lv.type.shape, self.num_devices)
+                       for o, lv in zip(outputs, self.local_sig.results)]
         assembled = [assemble_global(r, lv.sharding, gv.type.shape) for r, lv, gv in
                      zip(outputs, self.local_sig.results, self.global_sig.results)]
         return RunResult([a.array for a in assembled],

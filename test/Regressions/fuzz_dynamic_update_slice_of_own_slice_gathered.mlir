@@ -1,6 +1,5 @@
-// XFAIL: *
 // Found by test/fuzz (`run_fuzz.py --long --seed 200000 --disable known`: seed
-// 201936), minimized. OPEN, wrong value (10 of 200 elements): x' =
+// 201936), minimized. Was a wrong value (10 of 200 elements): x' =
 // dynamic_update_slice(x, dynamic_slice(x, 0, s), 0, 9) with x sharded on "b" (rows),
 // then resharded to the uneven {"a", "b"} (10 rows over 4: all_gather over "b", pad,
 // dynamic_slice by partition id). The per-device program is right as StableHLO (same
@@ -14,8 +13,9 @@
 // bitcast, so the update overwrites what the slice still reads. The [1,5,20] is how
 // shardpy-run stacks per-device rows in its manual computation; the unpartitioned
 // program and a plain-JAX shard_map (no leading 1) are right, and an
-// optimization_barrier does not keep XLA from fusing them. To fix: avoid the
-// leading-1 bitcast in the runtime's wrapper, or break the fusion another way.
+// optimization_barrier does not keep XLA from fusing them. Fixed in the runtime: the
+// local arrays are stacked along their first dim, so the body gets them without a
+// bitcast (runtime._add_manual_main).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 
