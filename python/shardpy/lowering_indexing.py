@@ -480,14 +480,18 @@ def lower_scatter(lw, op: ir.Operation) -> None:
                 idx.set(c, stablehlo.SubtractOp(
                     clamped, _spread(offset, idx.component_shape)).result)
             op.operands[n] = idx.joined()
-            # XLA (jaxlib 0.10.2, CPU) fuses a dynamic_slice that makes the operand
-            # (an all_slice) into the scatter and applies indices outside the local
-            # rows to the unsliced array; a barrier keeps the operands apart. Block
-            # arguments too: a callee's argument is the caller's dynamic_slice once XLA
-            # inlines the call (test/Regressions/fuzz_scatter_out_of_shard_into_*.mlir).
+    if sharding is not None and any(dim.axes for dim in sharding.dims):
+        # XLA (jaxlib 0.10.2, CPU) fuses a dynamic_slice that makes the operand
+        # (an all_slice) into the scatter and applies out-of-bounds indices (shifted
+        # out of the shard, or out of range) to the unsliced array; a barrier keeps the
+        # operands apart. Block arguments too: a callee's argument is the caller's
+        # dynamic_slice once XLA inlines the call
+        # (test/Regressions/fuzz_scatter_out_of_shard_into_*.mlir,
+        # fuzz_scatter_window_sharded_out_of_range.mlir).
+        with op.location, ir.InsertionPoint(op):
             kept = stablehlo.OptimizationBarrierOp(inputs).results
-            for i, value in enumerate(kept):
-                inputs[i] = op.operands[i] = value
+        for i, value in enumerate(kept):
+            inputs[i] = op.operands[i] = value
         _bool_attr(op, "indices_are_sorted", False)
         _bool_attr(op, "unique_indices", False)
     if batch_axes and reducer not in IDEMPOTENT_REDUCERS and reducer != "stablehlo.add":

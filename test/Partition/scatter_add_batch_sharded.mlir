@@ -16,7 +16,8 @@ sdy.mesh @mesh = <["x"=2, "y"=4]>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 // CHECK:         stablehlo.constant dense<[1, 1, 1, 1, 0, 0, 0, 0]> : tensor<8xi32>
 // CHECK:         %[[ONCE:.*]] = stablehlo.select %{{.*}}, %arg0, %{{.*}} : tensor<16x2xi1>, tensor<16x2xf32>
-// CHECK:         %[[S:.*]] = "stablehlo.scatter"(%[[ONCE]], %{{.*}}, %arg2)
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[ONCE]]
+// CHECK:         %[[S:.*]] = "stablehlo.scatter"(%[[B]], %{{.*}}, %arg2)
 // CHECK:         "stablehlo.all_reduce"(%[[S]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 4], [1, 5], [2, 6], [3, 7]]>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 func.func public @main(%table: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},

@@ -11,7 +11,8 @@ sdy.mesh @mesh = <["x"=2, "y"=2]>
 
 // CHECK-LABEL: func.func public @main(
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
-// CHECK:         "stablehlo.scatter"(%arg0, %{{.*}}, %arg2) <{indices_are_sorted = false, {{.*}}, unique_indices = false}>
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %arg0
+// CHECK:         "stablehlo.scatter"(%[[B]], %{{.*}}, %arg2) <{indices_are_sorted = false, {{.*}}, unique_indices = false}>
 // CHECK:         }) : (tensor<4x16x4xf32>, tensor<5x4x1xi32>, tensor<5x4x4xf32>) -> tensor<4x16x4xf32>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 func.func public @main(%t: tensor<8x16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}, {"y"}]>},
