@@ -69,17 +69,25 @@ def lower_iota(lw, op: ir.Operation) -> None:
     result.replace_all_uses_except(shifted, shifted.owner.operation)
 
 
+def reduced_axes(lw, op: ir.Operation):
+    """(sharding of the first operand, the axes sharding its reduced dims), or None
+    when a reduce's reduced dims are not sharded (nothing to combine across devices)."""
+    sharding = lw.shardings.get(op.operands[0])
+    if sharding is None:
+        return None
+    dims = ir.DenseI64ArrayAttr(op.attributes["dimensions"])
+    axes = tuple(a for d in dims for a in sharding.dims[d].axes)
+    return (sharding, axes) if axes else None
+
+
 def lower_reduce(lw, op: ir.Operation) -> None:
     lw.shrink_results(op)
     if reducer_kind(op) != "self-combining":
         return
-    sharding = lw.shardings.get(op.operands[0])
-    if sharding is None:
+    found = reduced_axes(lw, op)
+    if found is None:
         return
-    dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
-    axes = tuple(a for d in dims for a in sharding.dims[d].axes)
-    if not axes:
-        return
+    sharding, axes = found
     result = op.results[0]
     with op.location, after(op):
         combined = lw.all_reduce(result, axes, sharding.mesh, reducer_op(op))

@@ -103,13 +103,10 @@ def lower_reduce(lw, op: ir.Operation) -> None:
         basic.lower_reduce(lw, op)
         return
     lw.shrink_results(op)
-    sharding = lw.shardings.get(op.operands[0])
-    if sharding is None:
+    found = basic.reduced_axes(lw, op)
+    if found is None:
         return
-    dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
-    axes = tuple(a for d in dims for a in sharding.dims[d].axes)
-    if not axes:
-        return
+    sharding, axes = found
     n = prod(a.size(sharding.mesh) for a in axes)
     results = list(op.results)
     count = len(results)
