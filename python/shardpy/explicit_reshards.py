@@ -49,9 +49,13 @@ STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.ca
                                    "sdy.named_computation"})
 
 
-def program_ops(root: ir.Operation) -> list[ir.Operation]:
-    """Ops of `root`'s regions in program order, descending only into structural ops."""
+def program_ops(root: ir.Operation, computations: list | None = None
+                ) -> list[ir.Operation]:
+    """Ops of `root`'s regions in program order, descending only into structural ops.
+    `computations`, where given, gets the other ops that hold regions (reduce bodies,
+    sort comparators...)."""
     found: list[ir.Operation] = []
+    has_regions = _HAS_REGIONS
 
     def visit(op: ir.Operation):
         for region in op.regions:
@@ -59,11 +63,30 @@ def program_ops(root: ir.Operation) -> list[ir.Operation]:
                 for inner in block.operations:
                     inner = inner.operation
                     found.append(inner)
-                    if inner.name in STRUCTURAL_REGION_OPS:
+                    name = inner.name
+                    if name in STRUCTURAL_REGION_OPS:
                         visit(inner)
+                    elif computations is not None:
+                        regions = has_regions.get(name)
+                        if regions is None:
+                            regions = has_regions[name] = _region_count_fixed(inner)
+                        if regions is not False:  # True, or unknown for this name: ask
+                            if regions or len(inner.regions):
+                                computations.append(inner)
 
     visit(root)
     return found
+
+
+# op name -> whether ops of that name hold regions (None: varies, ask each op). Ops
+# registered with a fixed number of regions answer per name: the walk asks no op twice.
+_HAS_REGIONS: dict[str, bool | None] = {}
+
+
+def _region_count_fixed(op: ir.Operation):
+    if not op.name.startswith(("stablehlo.", "chlo.", "sdy.", "func.", "mhlo.")):
+        return None
+    return bool(len(op.regions))
 
 
 _LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); shardings are immutable
@@ -127,6 +150,12 @@ class OpPlan:
     operands: list[TensorSharding | None]  # required (None: leave as is)
     results: list[TensorSharding]          # what the local computation produces
     fallback: bool = False
+    # What applying the plan takes, decided once per plan (its key holds the shardings
+    # the op has by identity): operands to reshard, whether the results' shardings
+    # change, results to reshard for their users.
+    moved_operands: tuple[int, ...] = ()
+    results_changed: bool = False
+    moved_results: tuple[int, ...] = ()
 
 
 class ExplicitReshards:
@@ -143,13 +172,15 @@ class ExplicitReshards:
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
-        _drop_layout_ops_in_computations(self.module)
         funcs = {ir.StringAttr(op.attributes["sym_name"]).value: op.operation
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
         self.funcs = funcs
-        for func in funcs.values():
-            for op in program_ops(func):
+        computations: list[ir.Operation] = []
+        per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
+        _drop_layout_ops_in_computations(computations)
+        for func, ops in per_func:
+            for op in ops:
                 self._op(op, func)
         for source in self._remade:  # copied for every user: the original is dead
             if not any(True for _ in source.results[0].uses):
@@ -237,12 +268,16 @@ class ExplicitReshards:
 
     # -- ops with rules -----------------------------------------------------------------
     def _compute_op(self, op: ir.Operation) -> None:
-        operand_shardings = [self.state.of(v) for v in op.operands]
-        result_shardings = [self.state.of(r) for r in op.results]
+        of = self.state.of
+        operands = op.operands
+        results = op.results
+        operand_shardings = [of(v) for v in operands]
+        result_shardings = self.state.results_of(op, results)
         if op.name in SOURCE_OPS:
             # Made on each device directly in its result sharding (shardpy-to-local).
-            self.state.set_results(op, [plain(s, s.dims) if s is not None else None
-                                        for s in result_shardings])
+            closed = [self._closed(s) for s in result_shardings]
+            if any(c is not s for c, s in zip(closed, result_shardings)):
+                self.state.set_results(op, closed)
             return
         template = next((s for s in result_shardings + operand_shardings if s is not None),
                         None)
@@ -258,7 +293,7 @@ class ExplicitReshards:
         if len(meshes) > 1:
             raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
                                f"such ops is not supported yet", op.location)
-        rule_key, rule = self._rule(op)
+        rule_key, rule = self._rule(op, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
         entry = local_entry(op)
@@ -272,6 +307,7 @@ class ExplicitReshards:
                               result_shardings, template)
             plan.operands = [self._intern(s) for s in plan.operands]
             plan.results = [self._intern(s) for s in plan.results]
+            _decide_moves(plan, operand_shardings, result_shardings)
             # Keep the shardings of the key alive: their ids are part of the key.
             self._plans[plan_key] = plan
             self._interned.setdefault(("keep", plan_key),
@@ -280,13 +316,12 @@ class ExplicitReshards:
             self.warned.add(op.name)
             warning(op.location, f"'{op.name}' is computed replicated: "
                                  + FALLBACK_REASONS.get(op.name, FALLBACK_DEFAULT))
-        for i, target in enumerate(plan.operands):
-            if target is not None:
-                self._reshard_operand(op, i, target)
-        if not all(p is r or (p == r) for p, r in zip(plan.results, result_shardings)):
+        for i in plan.moved_operands:
+            self._reshard_operand(op, i, plan.operands[i])
+        if plan.results_changed:
             self.state.set_results(op, list(plan.results))
-        for result, have, want in zip(op.results, plan.results, result_shardings):
-            self._reshard_result(op, result, have, want)
+        for i in plan.moved_results:
+            self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
 
     def _elementwise_in_place(self, op, operand_shardings, result_shardings) -> bool:
         """The common case, decided without the rule: an elementwise op whose operands
@@ -327,16 +362,32 @@ class ExplicitReshards:
             return None
         return self._interned.setdefault(sharding, sharding)
 
-    def _rule(self, op: ir.Operation):
+    def _closed(self, sharding: TensorSharding | None) -> TensorSharding | None:
+        """plain(sharding), interned, computed once per sharding object."""
+        if sharding is None:
+            return None
+        key = ("closed", id(sharding))
+        found = self._interned.get(key)
+        if found is None or found[0] is not sharding:
+            closed = self._intern(plain(sharding, sharding.dims))
+            if closed == sharding:
+                closed = sharding
+            found = self._interned[key] = (sharding, closed)
+        return found[1]
+
+    def _rule(self, op: ir.Operation, operands, results):
         """(key, rule): one rule per distinct op name, types and attributes, or per op
         where the rule reads more of the IR (a concatenate's producers, a scatter's
         body, a custom call's users: RuleTable.caching)."""
         from .rules import RULE_ATTR
 
         attrs = op.attributes
-        key = (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-               tuple(attrs[n] for n in attrs if n != SHARDING_ATTR))
-        if RULE_ATTR not in attrs and self.table.caching(op.name) == "ir":
+        name = op.name
+        key = (name, tuple(v.type for v in operands), tuple(r.type for r in results))
+        caching = self.table.caching(name)
+        if caching != "shapes" or RULE_ATTR in attrs:  # elementwise: shapes say it all
+            key += tuple(attrs[n] for n in attrs if n != SHARDING_ATTR)
+        if RULE_ATTR not in attrs and caching == "ir":
             key += (object(),)  # never shared: this op's rule and plans are its own
         if key not in self._rules:
             if RULE_ATTR in attrs:
@@ -585,25 +636,38 @@ class ExplicitReshards:
         else:
             out = plain(want, want.dims, want.unreduced)
             new = sdy.ReshardOp(value, codec.encode(out)).result
-        self.state.remember(new, out)
+        self.state.remember(new, self._intern(out))
         return new
 
 
-def _drop_layout_ops_in_computations(module: ir.Operation) -> None:
+def _decide_moves(plan: OpPlan, operand_shardings, result_shardings) -> None:
+    """Fill in what applying `plan` to an op with these shardings takes (the checks
+    _reshard_operand and _reshard_result would make, made once per plan)."""
+    plan.moved_operands = tuple(
+        i for i, (have, target) in enumerate(zip(operand_shardings, plan.operands))
+        if target is not None and not same_layout(have, target))
+    plan.results_changed = not all(p is r or p == r
+                                   for p, r in zip(plan.results, result_shardings))
+    plan.moved_results = tuple(
+        i for i, (have, want) in enumerate(zip(plan.results, result_shardings))
+        if not (want is None and (have is None or not have.unreduced))
+        and not (want is not None and same_layout(have, want)))
+
+
+def _drop_layout_ops_in_computations(computations: list[ir.Operation]) -> None:
     """Sharding annotations inside per-element computations (JAX puts constraints in
-    some reduction bodies) say nothing about program values: drop them."""
+    some reduction bodies) say nothing about program values: drop them.
+    `computations`: the non-structural ops with regions (program_ops)."""
     from .ir_utils import collect_ops
 
-    for op in collect_ops(module):
-        if op.name not in ("sdy.sharding_constraint", "sdy.propagation_barrier",
-                           "sdy.sharding_group"):
-            continue
-        parent = op.parent
-        if parent is None or parent.name in STRUCTURAL_REGION_OPS:
-            continue
-        if op.name != "sdy.sharding_group":
-            op.results[0].replace_all_uses_with(op.operands[0])
-        op.erase()
+    for computation in computations:
+        for op in collect_ops(computation):
+            if op.name not in ("sdy.sharding_constraint", "sdy.propagation_barrier",
+                               "sdy.sharding_group"):
+                continue
+            if op.name != "sdy.sharding_group":
+                op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
 
 
 def _layout_key(sharding: TensorSharding):

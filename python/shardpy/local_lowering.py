@@ -57,16 +57,19 @@ class LocalLowering:
         self.module = module
         self.state = ShardingState(module)
         self.shardings: dict[ir.Value, TensorSharding | None] = {}
-        self.global_shapes: dict[ir.Value, tuple[int, ...]] = {}  # before shrinking
-        self.channel = _first_free_channel(module)
+        self.global_types: dict[ir.Value, ir.Type] = {}  # before shrinking
+        self.channel = 1  # the first free channel handle (run)
         self.num_devices = 1
         self._pid: dict = {}
+        self._local_types: dict = {}  # (global type, id(sharding)) -> (sharding, local)
+        self._groups: dict = {}  # (mesh, axes) -> replica_groups attribute
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
         funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]
         per_func = {id(f): program_ops(f) for f in funcs}
+        self.channel = _first_free_channel(per_func.values())
         for f in funcs:
             self._read_shardings(f, per_func[id(f)])
         self.num_devices = max([1] + [s.mesh.size for s in self.shardings.values()
@@ -82,9 +85,13 @@ class LocalLowering:
         body = func.regions[0].blocks[0]
         for arg in body.arguments:
             self._read(arg)
+        shardings, global_types, results_of = self.shardings, self.global_types, \
+            self.state.decode_results
         for op in ops:
-            for result in op.results:
-                self._read(result)
+            results = op.results
+            for result, sharding in zip(results, results_of(op, results)):
+                shardings[result] = sharding
+                global_types[result] = result.type
             if op.name in ("stablehlo.while", "sdy.manual_computation"):
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
@@ -92,8 +99,7 @@ class LocalLowering:
 
     def _read(self, value: ir.Value) -> None:
         self.shardings[value] = self.state.of(value)
-        if isinstance(value.type, ir.RankedTensorType):
-            self.global_shapes[value] = tuple(value.type.shape)
+        self.global_types[value] = value.type
 
     def _lower_func(self, func, ops, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
@@ -132,32 +138,48 @@ class LocalLowering:
 
     # -- types ---------------------------------------------------------------------------
     def _local_type(self, value: ir.Value, loc) -> ir.Type:
-        value_type = value.type
+        value_type = self.global_types.get(value)
+        if value_type is None:
+            value_type = value.type
         sharding = self.shardings.get(value)
-        if sharding is None or not isinstance(value_type, ir.RankedTensorType):
+        if sharding is None:
             return value_type
         return self.local_of(value_type, sharding, loc)
 
     def local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
         """The per-device type (uneven dims: ceil-sized shards, see shardpy.padding)."""
-        return ir.RankedTensorType.get(list(sharding.local_shape(list(value_type.shape))),
-                                       value_type.element_type)
+        key = (value_type, id(sharding))
+        found = self._local_types.get(key)
+        if found is None or found[0] is not sharding:
+            if not isinstance(value_type, ir.RankedTensorType):
+                local = value_type
+            else:
+                local = ir.RankedTensorType.get(
+                    list(sharding.local_shape(list(value_type.shape))),
+                    value_type.element_type)
+            found = self._local_types[key] = (sharding, local)  # keeps the id valid
+        return found[1]
 
     def global_shape(self, value: ir.Value) -> tuple[int, ...] | None:
         """The global shape of a (shrunk) value: the program's, or that of the value a
         lowering's replacement takes over (takes_over)."""
-        return self.global_shapes.get(value)
+        value_type = self.global_types.get(value)
+        if value_type is None or not isinstance(value_type, ir.RankedTensorType):
+            return None
+        return tuple(value_type.shape)
 
     def takes_over(self, new: ir.Value, old: ir.Value) -> None:
         """`new` (made by a lowering) holds `old`'s global value: same sharding, same
         global shape."""
         self.shardings[new] = self.shardings.get(old)
-        if old in self.global_shapes:
-            self.global_shapes[new] = self.global_shapes[old]
+        if old in self.global_types:
+            self.global_types[new] = self.global_types[old]
 
     def shrink_results(self, op: ir.Operation) -> None:
         for result in op.results:
-            result.set_type(self._local_type(result, op.location))
+            local = self._local_type(result, op.location)
+            if local is not self.global_types.get(result):
+                result.set_type(local)
 
     # -- per-device values -----------------------------------------------------------------
     def partition_id(self) -> ir.Value:
@@ -202,8 +224,13 @@ class LocalLowering:
         return stablehlo.ChannelHandle.get(handle, 1)
 
     def groups(self, mesh, axes) -> ir.Attribute:
-        groups = replica_groups(mesh, tuple(axes))
-        return ir.DenseIntElementsAttr.get(np.array(groups, dtype=np.int64))
+        key = (mesh, tuple(axes))
+        found = self._groups.get(key)
+        if found is None:
+            groups = replica_groups(mesh, key[1])
+            found = self._groups[key] = ir.DenseIntElementsAttr.get(
+                np.array(groups, dtype=np.int64))
+        return found
 
     def all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
                     ) -> ir.Value:
@@ -337,7 +364,7 @@ class LocalLowering:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
         self.shardings[value] = target
-        self.global_shapes[value] = tuple(op.results[0].type.shape)
+        self.global_types[value] = op.results[0].type
         op.results[0].replace_all_uses_with(value)
         op.erase()
 
@@ -404,8 +431,18 @@ def _minus(axes, removed, mesh) -> list[AxisRef]:
     ("x" minus "x":(1)2 is "x":(2)2)."""
     from .reshard_planner import _refine
 
-    pieces, gone, _, _ = _refine([list(axes)], [list(removed)], [], [], mesh.axes)
-    return _merge([p for p in pieces[0] if p not in gone[0]], mesh)
+    key = (tuple(axes), tuple(removed), mesh)
+    found = _MINUS_MEMO.get(key)
+    if found is None:
+        if len(_MINUS_MEMO) > 4096:
+            _MINUS_MEMO.clear()
+        pieces, gone, _, _ = _refine([list(axes)], [list(removed)], [], [], mesh.axes)
+        found = _MINUS_MEMO[key] = tuple(_merge([p for p in pieces[0] if p not in gone[0]],
+                                                mesh))
+    return list(found)
+
+
+_MINUS_MEMO: dict = {}  # (axes, removed, mesh) -> axes left (values: plain tuples)
 
 
 def _merge(axes, mesh) -> list[AxisRef]:
@@ -450,11 +487,18 @@ def _bit_width(element: ir.Type) -> int | None:
     return None
 
 
-def _first_free_channel(module: ir.Operation) -> int:
-    from .ir_utils import collect_ops
+# Ops that carry a channel handle (program ops, in manual computation bodies too).
+_CHANNEL_OPS = frozenset({"stablehlo.all_gather", "stablehlo.all_reduce",
+                          "stablehlo.reduce_scatter", "stablehlo.all_to_all",
+                          "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+                          "stablehlo.send", "stablehlo.recv"})
 
+
+def _first_free_channel(op_lists) -> int:
     highest = 0
-    for op in collect_ops(module):
-        if "channel_handle" in op.attributes:
-            highest = max(highest, stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle)
+    for ops in op_lists:
+        for op in ops:
+            if op.name in _CHANNEL_OPS and "channel_handle" in op.attributes:
+                highest = max(highest,
+                              stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle)
     return highest + 1

@@ -161,13 +161,28 @@ def is_identity_init(init: ir.Value, reducer: str) -> bool:
     if not isinstance(init, ir.OpResult) or init.owner.operation.name != "stablehlo.constant":
         return False
     attr = init.owner.operation.attributes["value"]
+    # Attributes are uniqued (and typed): one answer per constant and reducer, not one
+    # numpy conversion per reduce op.
+    key = (attr, reducer)
+    found = _IDENTITY_MEMO.get(key)
+    if found is None:
+        if len(_IDENTITY_MEMO) > 4096:
+            _IDENTITY_MEMO.clear()
+        found = _IDENTITY_MEMO[key] = _holds_identity(attr, reducer, init.type.element_type)
+    return found
+
+
+_IDENTITY_MEMO: dict[tuple[ir.Attribute, str], bool] = {}
+
+
+def _holds_identity(attr: ir.Attribute, reducer: str, element_type: ir.Type) -> bool:
     try:
         value = np.array(ir.DenseElementsAttr(attr)).reshape(-1)
     except Exception:  # e.g. element types numpy cannot hold
         return False
     if value.size != 1:
         return False
-    return bool(value[0] == identity_value(reducer, init.type.element_type))
+    return bool(value[0] == identity_value(reducer, element_type))
 
 
 def through_reshapes(value: ir.Value) -> ir.Value:

@@ -23,6 +23,9 @@ COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
                             "sdy.replicated_to_unreduced"})
 
 
+_UNREAD = object()  # not read yet (None means replicated)
+
+
 def manual_axes(op: ir.Operation) -> frozenset[str]:
     attr = sdy.ManualAxesAttr(op.attributes["manual_axes"])
     return frozenset(attr[i] for i in range(len(attr)))
@@ -45,14 +48,42 @@ class ShardingState:
         self.codec = ShardingCodec.for_module(module)
         self._cache: dict[ir.Value, TensorSharding | None] = {}
         self._signatures: dict[tuple[str, str], list] = {}  # (func, args|results) -> list
+        self._per_value: dict[ir.Attribute, tuple] = {}  # sdy.sharding attr -> decoded
 
     # -- reading ----------------------------------------------------------------------
     def of(self, value: ir.Value) -> TensorSharding | None:
-        if value in self._cache:
-            return self._cache[value]
-        sharding = self._read(value)
-        self._cache[value] = sharding
+        sharding = self._cache.get(value, _UNREAD)
+        if sharding is _UNREAD:
+            sharding = self._cache[value] = self._read(value)
         return sharding
+
+    def results_of(self, op: ir.Operation, results) -> list[TensorSharding | None]:
+        """The shardings of `results` (all of `op`'s results), reading the op's
+        attribute once (the hot path of the partitioning passes), remembered."""
+        found = self.decode_results(op, results)
+        cache = self._cache
+        for result, sharding in zip(results, found):
+            cache[result] = sharding
+        return found
+
+    def decode_results(self, op: ir.Operation, results) -> list[TensorSharding | None]:
+        """The shardings of `results` (all of `op`'s results) as the IR has them, one
+        decoding per distinct attribute. (For ops other than sdy's, the attribute is
+        what `set_results` and `write` keep up to date.)"""
+        name = op.name
+        if name in SINGLE_SHARDING_ATTR or name in COLLECTIVE_OPS or \
+                name == "sdy.manual_computation":
+            return [self.of(r) for r in results]
+        attrs = op.attributes
+        if SHARDING_ATTR not in attrs:
+            return [None] * len(results)
+        attr = attrs[SHARDING_ATTR]
+        found = self._per_value.get(attr)
+        if found is None:
+            found = self._per_value[attr] = tuple(
+                self.codec.decode(a, op.location)
+                for a in sdy.TensorShardingPerValueAttr(attr).shardings)
+        return list(found)
 
     def _read(self, value: ir.Value) -> TensorSharding | None:
         if isinstance(value, ir.OpResult):
