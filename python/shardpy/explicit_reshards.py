@@ -89,6 +89,7 @@ def _region_count_fixed(op: ir.Operation):
     return bool(len(op.regions))
 
 
+_NO_RULE_YET = object()  # (a rule may be None: the op has none)
 _LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); shardings are immutable
 
 
@@ -169,6 +170,9 @@ class ExplicitReshards:
         self._interned: dict = {}   # sharding -> one object per distinct sharding
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
+        self._reshards: list[ir.Operation] = []  # every sdy.reshard, found or made
+        self._elementwise_names: dict[str, bool] = {}
+        self._caching: dict[str, str] = {}  # op name -> RuleTable.caching
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -186,7 +190,8 @@ class ExplicitReshards:
             if not any(True for _ in source.results[0].uses):
                 source.erase()
         self._remade.clear()
-        fold_reshard_chains(self.module)
+        fold_reshard_chains(self._reshards)
+        self._reshards.clear()
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
         name = op.name
@@ -218,9 +223,11 @@ class ExplicitReshards:
             # partial sum is finished first). Branch values at their returns.
             self._reshard_operand(op, 0, None)
         elif name.startswith("sdy.") or name == "sdy.named_computation":
+            if name == "sdy.reshard":
+                self._reshards.append(op)
             return  # reshards and collectives are lowered later; branches at their returns
         else:
-            self._compute_op(op)
+            self._compute_op(op, name)
 
     # -- structure --------------------------------------------------------------------
     def _region_return(self, op: ir.Operation) -> None:
@@ -262,18 +269,26 @@ class ExplicitReshards:
         sharding = self.state.of(op.results[0])
         with op.location, ir.InsertionPoint(op):
             reshard = sdy.ReshardOp(op.operands[0], self.state.codec.encode(sharding))
+        self._reshards.append(reshard.operation)
         op.results[0].replace_all_uses_with(reshard.result)
         self.state.remember(reshard.result, sharding)
         op.erase()
 
     # -- ops with rules -----------------------------------------------------------------
-    def _compute_op(self, op: ir.Operation) -> None:
+    def _compute_op(self, op: ir.Operation, name: str) -> None:
         of = self.state.of
         operands = op.operands
         results = op.results
         operand_shardings = [of(v) for v in operands]
         result_shardings = self.state.results_of(op, results)
-        if op.name in SOURCE_OPS:
+        if len(result_shardings) == 1 and operand_shardings:
+            # The common case, decided without the rule: an elementwise op whose
+            # operands already have its result's (whole-valued) sharding needs nothing.
+            result = result_shardings[0]
+            if result is not None and all(s is result for s in operand_shardings) and \
+                    not result.unreduced and self._elementwise(name):
+                return
+        if name in SOURCE_OPS:
             # Made on each device directly in its result sharding (shardpy-to-local).
             closed = [self._closed(s) for s in result_shardings]
             if any(c is not s for c, s in zip(closed, result_shardings)):
@@ -284,9 +299,7 @@ class ExplicitReshards:
         if template is None or all(_placement_key(s) is None
                                    for s in operand_shardings + result_shardings):
             return  # nothing sharded or partial: every device computes the whole op
-        if self._elementwise_in_place(op, operand_shardings, result_shardings):
-            return
-        if op.name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+        if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
         meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
                   if s is not None}
@@ -323,18 +336,12 @@ class ExplicitReshards:
         for i in plan.moved_results:
             self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
 
-    def _elementwise_in_place(self, op, operand_shardings, result_shardings) -> bool:
-        """The common case, decided without the rule: an elementwise op whose operands
-        already have its result's (whole-valued) sharding needs nothing."""
-        if len(result_shardings) != 1:
-            return False
-        result = result_shardings[0]
-        if result is None or result.unreduced:
-            return False
-        if any(s is not result for s in operand_shardings):
-            return False
-        shape_only = getattr(self.table, "shape_only", ())
-        return self.table.functions.get(op.name) in shape_only
+    def _elementwise(self, name: str) -> bool:
+        """Is `name`'s rule elementwise (RuleTable.caching "shapes"), once per name."""
+        found = self._elementwise_names.get(name)
+        if found is None:
+            found = self._elementwise_names[name] = self.table.caching(name) == "shapes"
+        return found
 
     def _roll(self, op: ir.Operation) -> bool:
         """A concatenate of slices of one array x sharded along the concat dim (a
@@ -383,14 +390,18 @@ class ExplicitReshards:
 
         attrs = op.attributes
         name = op.name
-        key = (name, tuple(v.type for v in operands), tuple(r.type for r in results))
-        caching = self.table.caching(name)
-        if caching != "shapes" or RULE_ATTR in attrs:  # elementwise: shapes say it all
-            key += tuple(attrs[n] for n in attrs if n != SHARDING_ATTR)
-        if RULE_ATTR not in attrs and caching == "ir":
+        key = (name, tuple([v.type for v in operands]), tuple([r.type for r in results]))
+        caching = self._caching.get(name)
+        if caching is None:
+            caching = self._caching[name] = self.table.caching(name)
+        own_rule = RULE_ATTR in attrs
+        if caching != "shapes" or own_rule:  # elementwise: shapes say it all
+            key += tuple([attrs[n] for n in attrs if n != SHARDING_ATTR])
+        if not own_rule and caching == "ir":
             key += (object(),)  # never shared: this op's rule and plans are its own
-        if key not in self._rules:
-            if RULE_ATTR in attrs:
+        rule = self._rules.get(key, _NO_RULE_YET)
+        if rule is _NO_RULE_YET:
+            if own_rule:
                 rule = OpRule.from_attr(attrs[RULE_ATTR])
             else:
                 rule = self.table.build(op, [shape_of(t) for t in key[1]],
@@ -399,7 +410,7 @@ class ExplicitReshards:
                 if rule is not None and entry is not None and entry.rule is not None:
                     rule = entry.rule(op, rule)  # how the op is placed on shards
             self._rules[key] = rule
-        return key, self._rules[key]
+        return key, rule
 
     def _plan(self, op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
               result_shardings, template: TensorSharding) -> OpPlan:
@@ -635,7 +646,9 @@ class ExplicitReshards:
             new = sdy.AllReduceOp(value, encode_axis_list(reduce), codec.encode(out)).result
         else:
             out = plain(want, want.dims, want.unreduced)
-            new = sdy.ReshardOp(value, codec.encode(out)).result
+            reshard = sdy.ReshardOp(value, codec.encode(out))
+            self._reshards.append(reshard.operation)
+            new = reshard.result
         self.state.remember(new, self._intern(out))
         return new
 
@@ -703,26 +716,32 @@ def _move_chain_after_definition(source: ir.Value, final: ir.Value) -> ir.Operat
     return chain[0]
 
 
-def fold_reshard_chains(module: ir.Operation) -> None:
+def fold_reshard_chains(reshards: list[ir.Operation]) -> None:
     """reshard(reshard(v)) or reshard(all_reduce(v)) with nothing else using the inner
     value -> one reshard of v (the planner then finds the whole path at once, e.g. a
-    reduce_scatter, or nothing when it is a round trip)."""
-    for func in [op.operation for op in module.regions[0].blocks[0].operations
-                 if op.operation.name == "func.func"]:
-        for op in program_ops(func):
-            if op.name != "sdy.reshard":
-                continue
-            while True:
-                source = op.operands[0]
-                if not isinstance(source, ir.OpResult):
-                    break
-                inner = source.owner.operation
-                if inner.name not in ("sdy.reshard", "sdy.all_reduce"):
-                    break
-                if sum(1 for _ in source.uses) != 1:
-                    break
-                op.operands[0] = inner.operands[0]
-                inner.erase()
+    reduce_scatter, or nothing when it is a round trip). `reshards`: every sdy.reshard
+    of the module, in any order (a chain folds into its outermost reshard either way)."""
+    # An erased op's Python handle must not be touched again: each reshard is known by
+    # its result (looked up while the op lives) and skipped once folded into another.
+    position = {op.results[0]: i for i, op in enumerate(reshards)}
+    erased = [False] * len(reshards)
+    for i, op in enumerate(reshards):
+        if erased[i]:
+            continue
+        while True:
+            source = op.operands[0]
+            if not isinstance(source, ir.OpResult):
+                break
+            inner = source.owner.operation
+            if inner.name not in ("sdy.reshard", "sdy.all_reduce"):
+                break
+            if sum(1 for _ in source.uses) != 1:
+                break
+            op.operands[0] = inner.operands[0]
+            j = position.get(source)
+            if j is not None:
+                erased[j] = True
+            inner.erase()
 
 
 def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:

@@ -63,6 +63,8 @@ class LocalLowering:
         self._pid: dict = {}
         self._local_types: dict = {}  # (global type, id(sharding)) -> (sharding, local)
         self._groups: dict = {}  # (mesh, axes) -> replica_groups attribute
+        self._split_dims: dict = {}  # id(sharding) -> (sharding, ((dim, shards), ...))
+        self.any_uneven = False  # does any value have padded shards (_note_uneven)
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -91,15 +93,32 @@ class LocalLowering:
             results = op.results
             for result, sharding in zip(results, results_of(op, results)):
                 shardings[result] = sharding
-                global_types[result] = result.type
+                global_types[result] = value_type = result.type
+                if sharding is not None and not self.any_uneven:
+                    self._note_uneven(sharding, value_type)
             if op.name in ("stablehlo.while", "sdy.manual_computation"):
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
                         self._read(arg)
 
     def _read(self, value: ir.Value) -> None:
-        self.shardings[value] = self.state.of(value)
-        self.global_types[value] = value.type
+        sharding = self.shardings[value] = self.state.of(value)
+        value_type = self.global_types[value] = value.type
+        if sharding is not None and not self.any_uneven:
+            self._note_uneven(sharding, value_type)
+
+    def _note_uneven(self, sharding: TensorSharding, value_type: ir.Type) -> None:
+        """Sets any_uneven if `sharding` pads a dim of `value_type` (no op needs its
+        operands' padding masked while no value of the module has any)."""
+        split = self._split_dims.get(id(sharding))
+        if split is None or split[0] is not sharding:
+            split = self._split_dims[id(sharding)] = (sharding, tuple(
+                (d, sharding.dim_shards(d)) for d in range(sharding.rank)
+                if sharding.dims[d].axes))
+        if split[1] and isinstance(value_type, ir.RankedTensorType):
+            shape = value_type.shape
+            if any(shape[d] % n for d, n in split[1]):
+                self.any_uneven = True
 
     def _lower_func(self, func, ops, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
@@ -115,7 +134,7 @@ class LocalLowering:
             if name == "sdy.manual_computation":
                 manuals.append(op)
             entry = local_entry(op)
-            if entry is not None and entry.padding is not None:
+            if entry is not None and entry.padding is not None and self.any_uneven:
                 padding.mask_operands(self, op, entry.padding(op))
             if entry is not None and entry.lower is not None:
                 if entry.lower(self, op):

@@ -80,9 +80,12 @@ def reduced_axes(lw, op: ir.Operation):
     return (sharding, axes) if axes else None
 
 
-def lower_reduce(lw, op: ir.Operation) -> None:
+def lower_reduce(lw, op: ir.Operation, kind: str | None = "unknown") -> None:
+    """`kind`: reducer_kind(op), where the caller knows it."""
     lw.shrink_results(op)
-    if reducer_kind(op) != "self-combining":
+    if kind == "unknown":
+        kind = reducer_kind(op)
+    if kind != "self-combining":
         return
     found = reduced_axes(lw, op)
     if found is None:

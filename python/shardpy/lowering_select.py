@@ -99,8 +99,9 @@ def _sort_descending(inputs: list[ir.Value], dim: int) -> list[ir.Value]:
 
 
 def lower_reduce(lw, op: ir.Operation) -> None:
-    if reduce_combine(op) != "select-pair":
-        basic.lower_reduce(lw, op)
+    combine = reduce_combine(op)
+    if combine != "select-pair":
+        basic.lower_reduce(lw, op, combine)  # (reduce_combine is reducer_kind here)
         return
     lw.shrink_results(op)
     found = basic.reduced_axes(lw, op)
