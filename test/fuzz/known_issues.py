@@ -16,7 +16,8 @@ axes or reduced twice (sub_axes), all_to_all of a concatenate rejected by XLA:CP
 values also made unreduced (unreduced_results); issue-6 ops: chlo.top_k with k the whole
 dim sharded like its operand, scatters into a dynamic_slice mis-scattered by XLA:CPU
 (out-of-shard indices), case branches sharded differently for an unannotated result,
-two halves of one axis left unmerged on a dim (sub_axes).
+two halves of one axis left unmerged on a dim (sub_axes), collectives on a block
+argument of a while that carries no sharding (seed 205108).
 
 Entries may also be bugs of XLA that the fuzzer runs into (their regression tests are
 XFAIL and say so).
