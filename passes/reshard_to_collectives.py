@@ -48,12 +48,13 @@ def _lower(op: ir.Operation, state: ShardingState) -> None:
     target = state.of(op.results[0])
     source = state.of(value)
     if source is None:
-        # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly.
+        # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly
+        # (a while's block argument included: its while may carry no sharding at all).
         source = replicated(target, target.rank)
         try:
             state.write(value, source)
-        except ValueError:
-            pass  # a region argument: its owner's sharding already covers it
+        except ValueError as err:
+            raise ShardpyError(str(err), op.location) from None
     value_type = value.type
     try:
         plan = plan_reshard(source, target, tuple(value_type.shape),

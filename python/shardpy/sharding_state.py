@@ -157,7 +157,9 @@ class ShardingState:
             self._cache[result] = sharding
 
     def write(self, value: ir.Value, sharding: TensorSharding) -> None:
-        """Give `value` this sharding in the IR (an op result or a func argument)."""
+        """Give `value` this sharding in the IR (an op result, a func argument, or a
+        while's block argument: the while's result of that index, which sdy reads for
+        the argument and the result alike)."""
         if isinstance(value, ir.OpResult):
             op = value.owner.operation
             shardings = [self.of(r) for r in op.results]
@@ -166,6 +168,11 @@ class ShardingState:
             return
         arg = ir.BlockArgument(value)
         parent = arg.owner.owner.operation
+        if parent.name == "stablehlo.while":
+            self.write(parent.results[arg.arg_number], sharding)
+            for region in parent.regions:
+                self._cache[region.blocks[0].arguments[arg.arg_number]] = sharding
+            return
         if parent.name != "func.func":
             raise ValueError(f"cannot attach a sharding to an argument of {parent.name}")
         key = "arg_attrs"

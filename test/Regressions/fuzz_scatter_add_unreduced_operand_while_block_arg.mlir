@@ -1,12 +1,14 @@
-// XFAIL: *
 // Found by test/fuzz (`run_fuzz.py --long --seed 200000 --disable known`: seed
-// 205108), minimized. OPEN, an error on a valid program (no wrong value): a
-// scatter-add whose indices are sharded on "a" is computed as a partial sum, its
-// operand counted once (made unreduced on "a" by sdy.replicated_to_unreduced); here
-// the operand is a block argument of a while nested in a while, which carries no
-// sharding, and sdy's verifier rejects the collective: "'sdy.replicated_to_unreduced'
-// op collective on operand without sharding". To fix: give the block argument's
-// while a sharding first, or compute such a scatter with the indices gathered.
+// 205108), minimized. Was an error on a valid program (no wrong value): a scatter-add
+// whose indices are sharded on "a" is computed as a partial sum, its operand counted
+// once (made unreduced on "a" by sdy.replicated_to_unreduced); here the operand is a
+// block argument of a while nested in a while, and that inner while carries no
+// sharding, so sdy's verifier rejected the collective: "'sdy.replicated_to_unreduced'
+// op collective on operand without sharding". shardpy-reshard-to-collectives wrote an
+// explicit replicated sharding on unannotated collective operands, but skipped block
+// arguments. Fixed: a while's block argument gets it on the while's sdy.sharding (where
+// sdy reads it), replicated for the other results (see
+// test/ReshardToCollectives/unsharded_operands.mlir).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

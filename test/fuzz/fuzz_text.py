@@ -56,11 +56,23 @@ class Value:
     exact: bool = True        # independent of summation order / transcendental rounding
     contracted: frozenset = frozenset()  # mesh axes a dot contraction was sharded on
     uses: int = 0
-    sliced: bool = False      # made by a dynamic_slice (see Features.indexed_dynamic_slices)
+    # Marks of known XLA bugs (see generate.Features), set on the value an op makes and
+    # on the values XLA may replace by it.
+    sliced: bool = False      # a dynamic_slice's result (Features.indexed_dynamic_slices)
+    top_k: bool = False       # a chlo.top_k result (Features.top_k_through_barrier)
 
     @property
     def type(self) -> str:
         return ttype(self.shape, self.dtype)
+
+    def marked_as(self, *values: "Value") -> "Value":
+        """This value, with the marks of any of `values`: XLA may replace it by one of
+        them (a while's carry by its initial value and its result by that or the
+        body's value once a loop that runs at most once is inlined, a case result by a
+        branch's, a callee argument by the operand once the call is inlined)."""
+        self.sliced = self.sliced or any(v.sliced for v in values)
+        self.top_k = self.top_k or any(v.top_k for v in values)
+        return self
 
     @property
     def elems(self) -> int:

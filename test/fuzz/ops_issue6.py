@@ -349,8 +349,8 @@ class Issue6Ops:
                   f"({ttype(out, x.dtype)}, {ttype(out, 'i32')})")
         self.use(x)
         self.ops += 1
-        self.add(Value(f"{ref}#0", out, x.dtype, x.mag, x.exact))
-        return self.add(Value(f"{ref}#1", out, "i32", float(n), True))
+        self.add(Value(f"{ref}#0", out, x.dtype, x.mag, x.exact, top_k=True))
+        return self.add(Value(f"{ref}#1", out, "i32", float(n), True, top_k=True))
 
     def op_argmax_random(self):
         """jnp.argmax / argmin: a two-operand reduce of (values, iota) with JAX's body
@@ -590,7 +590,7 @@ class Issue6Ops:
         names = [self.fresh() for _ in range(len(carries) + 1)]
         counter = Value(names[0], (), "i32", float(max(bound, 1)))
         bounds = [max(c.mag, 1.0) for c in carries]
-        block = [counter] + [Value(n, c.shape, c.dtype, m, c.exact)
+        block = [counter] + [Value(n, c.shape, c.dtype, m, c.exact).marked_as(c)
                              for n, c, m in zip(names[1:], carries, bounds)]
         body = self.region(block)
         if rng.random() < 0.5:  # a scan step: xs[i] / ys.at[i]
@@ -635,8 +635,9 @@ class Issue6Ops:
         self.use(*carries)
         self.ops += 1
         last = None
-        for i, arg in enumerate(block[1:], start=1):
-            last = self.add(Value(f"{ref}#{i}", arg.shape, arg.dtype, arg.mag, arg.exact))
+        for i, (arg, v) in enumerate(zip(block[1:], results), start=1):
+            last = self.add(Value(f"{ref}#{i}", arg.shape, arg.dtype, arg.mag, arg.exact)
+                            .marked_as(arg, v))
         return last
 
     def op_case_random(self):
@@ -690,13 +691,14 @@ class Issue6Ops:
         for i, (name, (shape, dtype)) in enumerate(zip(names, kinds)):
             vals = [r[i] for r in results]
             last = self.add(Value(name, shape, dtype, max(v.mag for v in vals),
-                                  all(v.exact for v in vals)))
+                                  all(v.exact for v in vals)).marked_as(*vals))
         return last
 
     def op_optimization_barrier_random(self):
+        top_k_ok = self.gen.features.top_k_through_barrier
         values = []
         for _ in range(self.rng.randint(1, 3)):
-            v = self.pick(lambda v: v not in values)
+            v = self.pick(lambda v: v not in values and (top_k_ok or not v.top_k))
             if v is not None:
                 values.append(v)
         if not values:
