@@ -37,7 +37,7 @@ from .factor_propagation import FactorSharding, TensorFactors, project, unprojec
 from .local_ops import SOURCE_OPS, local_entry
 from .padding import unevenly_shardable
 from .reducers import reducer_kind
-from .rules import FactorKind, OpRule, RuleTable, shape_of
+from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
 from .sharding import AxisRef, DimSharding, TensorSharding
 from .sharding_state import ShardingState, manual_axes, without_axes
@@ -309,7 +309,7 @@ class ExplicitReshards:
         rule_key, rule = self._rule(op, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
-        entry = local_entry(op)
+        entry = local_entry(op, name)
         combine = entry.combine(op) if entry is not None and entry.combine else None
         variant = entry.variant(op) if entry is not None and entry.variant else None
         plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
@@ -386,8 +386,6 @@ class ExplicitReshards:
         """(key, rule): one rule per distinct op name, types and attributes, or per op
         where the rule reads more of the IR (a concatenate's producers, a scatter's
         body, a custom call's users: RuleTable.caching)."""
-        from .rules import RULE_ATTR
-
         attrs = op.attributes
         name = op.name
         key = (name, tuple([v.type for v in operands]), tuple([r.type for r in results]))

@@ -133,7 +133,7 @@ class LocalLowering:
                 continue
             if name == "sdy.manual_computation":
                 manuals.append(op)
-            entry = local_entry(op)
+            entry = local_entry(op, name)
             if entry is not None and entry.padding is not None and self.any_uneven:
                 padding.mask_operands(self, op, entry.padding(op))
             if entry is not None and entry.lower is not None:

@@ -166,9 +166,10 @@ LOCAL_OPS: dict[str, LocalOp] = {
 }
 
 
-def local_entry(op: ir.Operation) -> LocalOp | None:
-    """The op's LOCAL_OPS entry, if it applies to this op."""
-    entry = LOCAL_OPS.get(op.name)
+def local_entry(op: ir.Operation, name: str | None = None) -> LocalOp | None:
+    """The op's LOCAL_OPS entry, if it applies to this op (`name`: op.name, where the
+    caller has read it)."""
+    entry = LOCAL_OPS.get(op.name if name is None else name)
     if entry is not None and entry.applies is not None and not entry.applies(op):
         return None
     return entry

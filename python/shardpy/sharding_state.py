@@ -49,6 +49,8 @@ class ShardingState:
         self._cache: dict[ir.Value, TensorSharding | None] = {}
         self._signatures: dict[tuple[str, str], list] = {}  # (func, args|results) -> list
         self._per_value: dict[ir.Attribute, tuple] = {}  # sdy.sharding attr -> decoded
+        # ids of result shardings -> (the shardings, their sdy.sharding attribute)
+        self._encoded_per_value: dict[tuple, tuple] = {}
 
     # -- reading ----------------------------------------------------------------------
     def of(self, value: ir.Value) -> TensorSharding | None:
@@ -140,7 +142,11 @@ class ShardingState:
         """Write the shardings of all of `op`'s results (None: replicated on the mesh of
         the others)."""
         template = next((s for s in shardings if s is not None), None)
-        if template is None:
+        key = tuple(map(id, shardings))
+        known = self._encoded_per_value.get(key) if None not in shardings else None
+        if known is not None and all(a is b for a, b in zip(known[0], shardings)):
+            op.attributes[SHARDING_ATTR] = known[1]  # encoded before: one attribute each
+        elif template is None:
             if SHARDING_ATTR in op.attributes:
                 del op.attributes[SHARDING_ATTR]
         else:
@@ -152,7 +158,9 @@ class ShardingState:
                     sharding = TensorSharding.replicated_on(template.mesh, rank,
                                                             template.mesh_name)
                 attrs.append(self.codec.encode(sharding))
-            op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(attrs)
+            attr = op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(attrs)
+            if None not in shardings:  # (the shardings kept: their ids are the key)
+                self._encoded_per_value[key] = (tuple(shardings), attr)
         for result, sharding in zip(op.results, shardings):
             self._cache[result] = sharding
 
