@@ -118,6 +118,9 @@ class Features:
     # chlo.top_k results as operands of an optimization_barrier. Off: XLA aborts
     # compiling such a barrier inside a manual computation (known_issues: an XLA bug).
     top_k_through_barrier: bool = True
+    # rng_bit_generator with algorithm THREE_FRY. Off: PHILOX in its place (XLA:CPU takes
+    # minutes to compile an argmax of float-converted three-fry bits: known_issues).
+    three_fry_bits: bool = True
     # while/case/if bodies that use values defined outside them (not only block args).
     region_captures: bool = True
     # Dims not divisible by the axes that shard them (e.g. 10 over "x"=4), in shapes and

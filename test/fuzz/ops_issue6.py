@@ -717,6 +717,8 @@ class Issue6Ops:
         8 bits and converted, as a jax.random user would."""
         rng = self.rng
         algo, n = rng.choice([("THREE_FRY", 2), ("PHILOX", 2), ("PHILOX", 3)])
+        if algo == "THREE_FRY" and not self.gen.features.three_fry_bits:
+            algo = "PHILOX"  # same state size (2), same draws from here on
         if self.is_main and self.can_add_arg((n,)):
             state = self.new_arg((n,), "ui64")
             self.pool.remove(state)
