@@ -133,6 +133,8 @@ class LocalLowering:
                 continue
             if name == "sdy.manual_computation":
                 manuals.append(op)
+            if name in _INDEXING_OPS:
+                self._shield_from_slice_folding(op)
             entry = local_entry(op, name)
             if entry is not None and entry.padding is not None and self.any_uneven:
                 padding.mask_operands(self, op, entry.padding(op))
@@ -154,6 +156,28 @@ class LocalLowering:
             [a.type for a in body.arguments], [v.type for v in terminator.operands]))
         if not is_main:
             filter_signature_attrs(func, lambda n: n.startswith("sdy."))
+
+    def _shield_from_slice_folding(self, op: ir.Operation) -> None:
+        """An optimization_barrier between `op` (gather, dynamic_slice, scatter) and a
+        dynamic_slice its operand is read from: XLA:CPU folds such pairs into one op
+        that loses the inner slice's start clamp and reads out of range (the known
+        issue indexed_dynamic_slices; shardpy's own halo and reshape slicing makes such
+        pairs too: test/Regressions/fuzz_gather_of_local_dynamic_slice_folded.mlir)."""
+        value = op.operands[0]
+        source = value
+        while isinstance(source, ir.OpResult):
+            producer = source.owner.operation
+            if producer.name == "stablehlo.dynamic_slice":
+                break
+            if producer.name not in _FOLDED_THROUGH:
+                return
+            source = producer.operands[0]
+        else:
+            return
+        with op.location, ir.InsertionPoint(op):
+            shielded = stablehlo.OptimizationBarrierOp([value]).results[0]
+        self.takes_over(shielded, value)
+        op.operands[0] = shielded
 
     # -- types ---------------------------------------------------------------------------
     def _local_type(self, value: ir.Value, loc) -> ir.Type:
@@ -429,6 +453,13 @@ def _fit(value: ir.Value, dim: int, size: int, whole: bool, op) -> ir.Value:
                            f"up ({value.type.shape[dim]} vs {size} elements)", op.location)
     return padding.fit_dim(value, dim, size)
 
+
+# Indexing ops XLA:CPU folds with a dynamic_slice they read (through the ops it moves a
+# dynamic_slice across), dropping the slice's clamp: _shield_from_slice_folding.
+_INDEXING_OPS = frozenset({"stablehlo.gather", "stablehlo.dynamic_slice",
+                           "stablehlo.scatter"})
+_FOLDED_THROUGH = frozenset({"stablehlo.reshape", "stablehlo.transpose",
+                             "stablehlo.broadcast_in_dim", "stablehlo.convert"})
 
 # Terminators: their operands were shrunk already.
 _TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return"})
