@@ -48,7 +48,8 @@ PER_DEVICE_ATTR = "shardpy.per_device"
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
                "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced")
 # Producers XLA:CPU splits an all-to-all over (found by test/fuzz, see the regressions
-# fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir).
+# fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir; operands with other users:
+# fuzz_all_to_all_of_sliced_value_rejected_by_xla.mlir).
 SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = frozenset({"stablehlo.concatenate", "stablehlo.pad"})
 
 
@@ -382,11 +383,13 @@ class LocalLowering:
                 moved = list(value.type.shape)
                 moved[tgt_dim] = local_out.shape[tgt_dim]
                 moved[src_dim] *= group
-                if isinstance(value, ir.OpResult) and \
-                        value.owner.operation.name in SPLIT_BY_XLA_BEFORE_ALL_TO_ALL:
-                    # XLA:CPU rewrites an all-to-all of a concatenate or pad into a tuple
-                    # all-to-all of the pieces and then rejects it ("operands with
-                    # different shapes"); a barrier keeps the operand whole.
+                if (isinstance(value, ir.OpResult) and value.owner.operation.name
+                        in SPLIT_BY_XLA_BEFORE_ALL_TO_ALL) or _has_other_users(value, op):
+                    # XLA:CPU rewrites an all-to-all into a tuple all-to-all of slices of
+                    # its operand (of a concatenate or pad: of the pieces; its slices are
+                    # merged with equal slices other users take, laid out differently)
+                    # and then rejects it ("operands with different shapes"); a barrier
+                    # gives the all-to-all an operand of its own.
                     value = stablehlo.OptimizationBarrierOp([value]).results[0]
                 value = stablehlo.AllToAllOp([value], tgt_dim, src_dim, group,
                                              self.groups(mesh, axes),
@@ -442,6 +445,10 @@ class LocalLowering:
         offsets = [self.device_scalar(v) for v in per_device]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
+
+
+def _has_other_users(value: ir.Value, op: ir.Operation) -> bool:
+    return any(use.owner != op for use in value.uses)
 
 
 def _fit(value: ir.Value, dim: int, size: int, whole: bool, op) -> ir.Value:
