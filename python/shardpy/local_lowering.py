@@ -124,6 +124,7 @@ class LocalLowering:
     def _lower_func(self, func, ops, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
         self._current_func = func
+        self._current_is_main = is_main
         for arg in body.arguments:
             arg.set_type(self._local_type(arg, func.location))
         manuals = []
@@ -160,10 +161,12 @@ class LocalLowering:
 
     def _shield_from_slice_folding(self, op: ir.Operation) -> None:
         """An optimization_barrier between `op` (gather, dynamic_slice, scatter) and a
-        dynamic_slice its operand is read from: XLA:CPU folds such pairs into one op
-        that loses the inner slice's start clamp and reads out of range (the known
+        dynamic_slice its operand may be read from: XLA:CPU folds such pairs into one
+        op that loses the inner slice's start clamp and reads out of range (the known
         issue indexed_dynamic_slices; shardpy's own halo and reshape slicing makes such
-        pairs too: test/Regressions/fuzz_gather_of_local_dynamic_slice_folded.mlir)."""
+        pairs too: test/Regressions/fuzz_gather_of_local_dynamic_slice_folded.mlir).
+        Region and callee arguments count as such: XLA inlines calls and loops that
+        run once, and the value passed in may be a dynamic_slice."""
         value = op.operands[0]
         source = value
         while isinstance(source, ir.OpResult):
@@ -174,7 +177,9 @@ class LocalLowering:
                 return
             source = producer.operands[0]
         else:
-            return
+            if self._current_is_main and \
+                    ir.BlockArgument(source).owner.owner.operation == self._current_func:
+                return  # an input of the program
         with op.location, ir.InsertionPoint(op):
             shielded = stablehlo.OptimizationBarrierOp([value]).results[0]
         self.takes_over(shielded, value)
