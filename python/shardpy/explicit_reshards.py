@@ -171,7 +171,6 @@ class ExplicitReshards:
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
         self._reshards: list[ir.Operation] = []  # every sdy.reshard, found or made
-        self._elementwise_names: dict[str, bool] = {}
         self._caching: dict[str, str] = {}  # op name -> RuleTable.caching
 
     # -- driver ----------------------------------------------------------------------
@@ -286,7 +285,7 @@ class ExplicitReshards:
             # operands already have its result's (whole-valued) sharding needs nothing.
             result = result_shardings[0]
             if result is not None and all(s is result for s in operand_shardings) and \
-                    not result.unreduced and self._elementwise(name):
+                    not result.unreduced and self._caching_of(name) == "shapes":
                 return
         if name in SOURCE_OPS:
             # Made on each device directly in its result sharding (shardpy-to-local).
@@ -336,11 +335,11 @@ class ExplicitReshards:
         for i in plan.moved_results:
             self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
 
-    def _elementwise(self, name: str) -> bool:
-        """Is `name`'s rule elementwise (RuleTable.caching "shapes"), once per name."""
-        found = self._elementwise_names.get(name)
+    def _caching_of(self, name: str) -> str:
+        """RuleTable.caching(name), asked once per op name ("shapes": elementwise)."""
+        found = self._caching.get(name)
         if found is None:
-            found = self._elementwise_names[name] = self.table.caching(name) == "shapes"
+            found = self._caching[name] = self.table.caching(name)
         return found
 
     def _roll(self, op: ir.Operation) -> bool:
@@ -389,9 +388,7 @@ class ExplicitReshards:
         attrs = op.attributes
         name = op.name
         key = (name, tuple([v.type for v in operands]), tuple([r.type for r in results]))
-        caching = self._caching.get(name)
-        if caching is None:
-            caching = self._caching[name] = self.table.caching(name)
+        caching = self._caching_of(name)
         own_rule = RULE_ATTR in attrs
         if caching != "shapes" or own_rule:  # elementwise: shapes say it all
             key += tuple([attrs[n] for n in attrs if n != SHARDING_ATTR])
