@@ -186,7 +186,7 @@ class ExplicitReshards:
             for op in ops:
                 self._op(op, func)
         for source in self._remade:  # copied for every user: the original is dead
-            if not any(True for _ in source.results[0].uses):
+            if not _has_uses(source.results[0]):
                 source.erase()
         self._remade.clear()
         fold_reshard_chains(self._reshards)
@@ -311,8 +311,11 @@ class ExplicitReshards:
         entry = local_entry(op, name)
         combine = entry.combine(op) if entry is not None and entry.combine else None
         variant = entry.variant(op) if entry is not None and entry.variant else None
+        # What the plan's cost reads of this op besides its rule and shardings: operands
+        # an iota or constant makes (remade for free) and results nobody reads.
         plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
-                    tuple(map(id, result_shardings)))
+                    tuple(map(id, result_shardings)), tuple(map(_from_source, operands)),
+                    tuple(_has_uses(r) for r in results))
         plan = self._plans.get(plan_key)
         if plan is None:
             plan = self._plan(op, rule, entry, combine, operand_shardings,
@@ -614,7 +617,7 @@ class ExplicitReshards:
 
     def _reshard_result(self, op: ir.Operation, result: ir.Value,
                         have: TensorSharding | None, want: TensorSharding | None) -> None:
-        if not any(True for _ in result.uses):
+        if not _has_uses(result):
             return  # nobody reads it (e.g. the sorted keys of an argsort)
         if want is None:
             if have is None or not have.unreduced:
@@ -841,6 +844,10 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
     return chosen
 
 
+def _has_uses(value: ir.Value) -> bool:
+    return any(True for _ in value.uses)
+
+
 def _from_source(value: ir.Value) -> bool:
     """Is `value` made by an iota or constant (remade in any layout for free)?"""
     return isinstance(value, ir.OpResult) and value.owner.operation.name in SOURCE_OPS
@@ -943,7 +950,7 @@ def _reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     pairs = [p for p in zip(op.operands, have_operands, want_operands)
              if not (_from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
     pairs += [p for p in zip(op.results, produced, wanted)
-              if any(True for _ in p[0].uses)]
+              if _has_uses(p[0])]
     for value, have, want in pairs:
         if want is None and have is not None and have.unreduced:
             want = plain(have, have.dims)  # partial values are summed where unannotated
