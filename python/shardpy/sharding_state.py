@@ -79,13 +79,16 @@ class ShardingState:
         attrs = op.attributes
         if SHARDING_ATTR not in attrs:
             return [None] * len(results)
-        attr = attrs[SHARDING_ATTR]
+        return list(self._decode_per_value(attrs[SHARDING_ATTR], op.location))
+
+    def _decode_per_value(self, attr: ir.Attribute, loc) -> tuple:
+        """A #sdy.sharding_per_value decoded, once per distinct attribute."""
         found = self._per_value.get(attr)
         if found is None:
             found = self._per_value[attr] = tuple(
-                self.codec.decode(a, op.location)
+                self.codec.decode(a, loc)
                 for a in sdy.TensorShardingPerValueAttr(attr).shardings)
-        return list(found)
+        return found
 
     def _read(self, value: ir.Value) -> TensorSharding | None:
         if isinstance(value, ir.OpResult):
@@ -118,8 +121,7 @@ class ShardingState:
             outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
             return self.codec.decode(outs[index], op.location)
         if SHARDING_ATTR in attrs:
-            per_value = sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings
-            return self.codec.decode(per_value[index], op.location)
+            return self._decode_per_value(attrs[SHARDING_ATTR], op.location)[index]
         return None
 
     def func_arg_sharding(self, func_op, index: int) -> TensorSharding | None:
