@@ -172,6 +172,10 @@ class ExplicitReshards:
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
         self._reshards: list[ir.Operation] = []  # every sdy.reshard, found or made
         self._caching: dict[str, str] = {}  # op name -> RuleTable.caching
+        self._handlers = self._structural_handlers()
+        # Results of iotas and constants (remade in any layout for free), as the walk
+        # meets them or copies them: the plan key asks it of every operand.
+        self._sources: set[ir.Value] = set()
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -194,39 +198,55 @@ class ExplicitReshards:
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
         name = op.name
-        if name == "func.return":
+        handler = self._handlers.get(name)
+        if handler is not None:
+            handler(op, func)
+        elif name.startswith("sdy."):
+            if name == "sdy.reshard":
+                self._reshards.append(op)
+            # reshards and collectives are lowered later; branches at their returns
+        else:
+            self._compute_op(op, name)
+
+    def _structural_handlers(self) -> dict:
+        """op name -> what to do with it (ops of other names: _op)."""
+        def func_return(op, func):
             for i in range(len(op.operands)):
                 self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
-        elif name == "stablehlo.return":
-            self._region_return(op)
-        elif name == "sdy.return":
-            self._region_return(op)
-        elif name == "sdy.sharding_constraint":
-            self._constraint_to_reshard(op)
-        elif name == "sdy.propagation_barrier":
-            op.results[0].replace_all_uses_with(op.operands[0])
-            op.erase()
-        elif name == "sdy.sharding_group":
-            op.erase()
-        elif name in ("stablehlo.while", "stablehlo.optimization_barrier"):
+
+        def carried(op, func):  # while, optimization_barrier: operand i becomes result i
             for i in range(len(op.operands)):
                 self._reshard_to_whole_or(op, i, self.state.of(op.results[i]))
-        elif name == "sdy.manual_computation":
+
+        def manual_computation(op, func):
             ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
             for i, attr in enumerate(ins):
                 self._reshard_operand(op, i, self.state.codec.decode(attr, op.location))
-        elif name == "func.call":
-            self._call(op)
-        elif name in ("stablehlo.case", "stablehlo.if"):
+
+        def propagation_barrier(op, func):
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
+
+        def branch(op, func):
             # Every device must take the same branch: the index / predicate whole (a
             # partial sum is finished first). Branch values at their returns.
             self._reshard_operand(op, 0, None)
-        elif name.startswith("sdy.") or name == "sdy.named_computation":
-            if name == "sdy.reshard":
-                self._reshards.append(op)
-            return  # reshards and collectives are lowered later; branches at their returns
-        else:
-            self._compute_op(op, name)
+
+        region_return = lambda op, func: self._region_return(op)  # noqa: E731
+        return {
+            "func.return": func_return,
+            "stablehlo.return": region_return,
+            "sdy.return": region_return,
+            "sdy.sharding_constraint": lambda op, func: self._constraint_to_reshard(op),
+            "sdy.propagation_barrier": propagation_barrier,
+            "sdy.sharding_group": lambda op, func: op.erase(),
+            "stablehlo.while": carried,
+            "stablehlo.optimization_barrier": carried,
+            "sdy.manual_computation": manual_computation,
+            "func.call": lambda op, func: self._call(op),
+            "stablehlo.case": branch,
+            "stablehlo.if": branch,
+        }
 
     # -- structure --------------------------------------------------------------------
     def _region_return(self, op: ir.Operation) -> None:
@@ -275,11 +295,13 @@ class ExplicitReshards:
 
     # -- ops with rules -----------------------------------------------------------------
     def _compute_op(self, op: ir.Operation, name: str) -> None:
-        of = self.state.of
-        operands = op.operands
-        results = op.results
-        operand_shardings = [of(v) for v in operands]
-        result_shardings = self.state.results_of(op, results)
+        # Each walk over op.operands / op.results makes new Value objects (a binding
+        # call per value): read them once into lists.
+        operands = list(op.operands)
+        results = list(op.results)
+        state = self.state
+        operand_shardings = state.shardings_of(operands)
+        result_shardings = state.results_of(op, results, name)
         if len(result_shardings) == 1 and operand_shardings:
             # The common case, decided without the rule: an elementwise op whose
             # operands already have its result's (whole-valued) sharding needs nothing.
@@ -289,23 +311,19 @@ class ExplicitReshards:
                 return
         if name in SOURCE_OPS:
             # Made on each device directly in its result sharding (shardpy-to-local).
+            self._sources.add(results[0])
             closed = [self._closed(s) for s in result_shardings]
             if any(c is not s for c, s in zip(closed, result_shardings)):
-                self.state.set_results(op, closed)
+                state.set_results(op, closed)
             return
-        template = next((s for s in result_shardings + operand_shardings if s is not None),
-                        None)
-        if template is None or all(_placement_key(s) is None
-                                   for s in operand_shardings + result_shardings):
+        all_shardings = result_shardings + operand_shardings
+        template = next((s for s in all_shardings if s is not None), None)
+        if template is None or all(_placement_key(s) is None for s in all_shardings):
             return  # nothing sharded or partial: every device computes the whole op
         if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
-        meshes = {(s.mesh_name, s.mesh) for s in operand_shardings + result_shardings
-                  if s is not None}
-        if len(meshes) > 1:
-            raise ShardpyError(f"'{op.name}' mixes values of different meshes; partitioning "
-                               f"such ops is not supported yet", op.location)
-        rule_key, rule = self._rule(op, operands, results)
+        _check_one_mesh(op, template, all_shardings)
+        rule_key, rule = self._rule(op, name, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
         entry = local_entry(op, name)
@@ -313,9 +331,10 @@ class ExplicitReshards:
         variant = entry.variant(op) if entry is not None and entry.variant else None
         # What the plan's cost reads of this op besides its rule and shardings: operands
         # an iota or constant makes (remade for free) and results nobody reads.
+        sources = self._sources
         plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
-                    tuple(map(id, result_shardings)), tuple(map(_from_source, operands)),
-                    tuple(_has_uses(r) for r in results))
+                    tuple(map(id, result_shardings)), tuple([v in sources for v in operands]),
+                    tuple([_has_uses(r) for r in results]))
         plan = self._plans.get(plan_key)
         if plan is None:
             plan = self._plan(op, rule, entry, combine, operand_shardings,
@@ -327,14 +346,14 @@ class ExplicitReshards:
             self._plans[plan_key] = plan
             self._interned.setdefault(("keep", plan_key),
                                       (operand_shardings, result_shardings))
-        if plan.fallback and op.name not in self.warned:
-            self.warned.add(op.name)
-            warning(op.location, f"'{op.name}' is computed replicated: "
-                                 + FALLBACK_REASONS.get(op.name, FALLBACK_DEFAULT))
+        if plan.fallback and name not in self.warned:
+            self.warned.add(name)
+            warning(op.location, f"'{name}' is computed replicated: "
+                                 + FALLBACK_REASONS.get(name, FALLBACK_DEFAULT))
         for i in plan.moved_operands:
             self._reshard_operand(op, i, plan.operands[i])
         if plan.results_changed:
-            self.state.set_results(op, list(plan.results))
+            state.set_results(op, list(plan.results))
         for i in plan.moved_results:
             self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
 
@@ -384,12 +403,11 @@ class ExplicitReshards:
             found = self._interned[key] = (sharding, closed)
         return found[1]
 
-    def _rule(self, op: ir.Operation, operands, results):
+    def _rule(self, op: ir.Operation, name: str, operands: list, results: list):
         """(key, rule): one rule per distinct op name, types and attributes, or per op
         where the rule reads more of the IR (a concatenate's producers, a scatter's
         body, a custom call's users: RuleTable.caching)."""
         attrs = op.attributes
-        name = op.name
         key = (name, tuple([v.type for v in operands]), tuple([r.type for r in results]))
         caching = self._caching_of(name)
         own_rule = RULE_ATTR in attrs
@@ -603,6 +621,7 @@ class ExplicitReshards:
             with op.location, ir.InsertionPoint(op):
                 copy = value.owner.operation.clone()
             new = copy.results[0]
+            self._sources.add(new)
             self.state.set_results(copy, [plain(target, target.dims)])
             source = value.owner.operation
             if not any(source == seen for seen in self._remade):
@@ -845,7 +864,18 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
 
 
 def _has_uses(value: ir.Value) -> bool:
-    return any(True for _ in value.uses)
+    return next(iter(value.uses), None) is not None
+
+
+def _check_one_mesh(op: ir.Operation, template: TensorSharding, shardings) -> None:
+    mesh, mesh_name = template.mesh, template.mesh_name
+    for s in shardings:
+        # Shardings decoded from one module share their mesh object: compare by
+        # identity first (a mesh's equality walks its axes).
+        if s is not None and (s.mesh_name != mesh_name or (s.mesh is not mesh
+                                                         and s.mesh != mesh)):
+            raise ShardpyError(f"'{op.name}' mixes values of different meshes; "
+                               f"partitioning such ops is not supported yet", op.location)
 
 
 def _from_source(value: ir.Value) -> bool:

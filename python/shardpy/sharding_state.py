@@ -23,6 +23,10 @@ COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
                             "sdy.replicated_to_unreduced"})
 
 
+# Ops whose results' shardings are not (only) their sdy.sharding attribute.
+_SHARDINGS_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | COLLECTIVE_OPS | {
+    "sdy.manual_computation"}
+
 _UNREAD = object()  # not read yet (None means replicated)
 
 
@@ -59,27 +63,43 @@ class ShardingState:
             sharding = self._cache[value] = self._read(value)
         return sharding
 
-    def results_of(self, op: ir.Operation, results) -> list[TensorSharding | None]:
+    def shardings_of(self, values: list[ir.Value]) -> list[TensorSharding | None]:
+        """[self.of(v) for v in values], without a method call per value."""
+        cache = self._cache
+        found = []
+        for value in values:
+            sharding = cache.get(value, _UNREAD)
+            if sharding is _UNREAD:
+                sharding = cache[value] = self._read(value)
+            found.append(sharding)
+        return found
+
+    def results_of(self, op: ir.Operation, results, name: str | None = None
+                   ) -> list[TensorSharding | None]:
         """The shardings of `results` (all of `op`'s results), reading the op's
-        attribute once (the hot path of the partitioning passes), remembered."""
-        found = self.decode_results(op, results)
+        attribute once (the hot path of the partitioning passes), remembered.
+        `name`: op.name, where the caller has read it."""
+        found = self.decode_results(op, results, name)
         cache = self._cache
         for result, sharding in zip(results, found):
             cache[result] = sharding
         return found
 
-    def decode_results(self, op: ir.Operation, results) -> list[TensorSharding | None]:
+    def decode_results(self, op: ir.Operation, results, name: str | None = None
+                       ) -> list[TensorSharding | None]:
         """The shardings of `results` (all of `op`'s results) as the IR has them, one
         decoding per distinct attribute. (For ops other than sdy's, the attribute is
         what `set_results` and `write` keep up to date.)"""
-        name = op.name
-        if name in SINGLE_SHARDING_ATTR or name in COLLECTIVE_OPS or \
-                name == "sdy.manual_computation":
+        if (op.name if name is None else name) in _SHARDINGS_ELSEWHERE:
             return [self.of(r) for r in results]
-        attrs = op.attributes
-        if SHARDING_ATTR not in attrs:
+        try:
+            attr = op.attributes[SHARDING_ATTR]
+        except KeyError:
             return [None] * len(results)
-        return list(self._decode_per_value(attrs[SHARDING_ATTR], op.location))
+        found = self._per_value.get(attr)
+        if found is None:
+            found = self._decode_per_value(attr, op.location)
+        return list(found)
 
     def _decode_per_value(self, attr: ir.Attribute, loc) -> tuple:
         """A #sdy.sharding_per_value decoded, once per distinct attribute."""
