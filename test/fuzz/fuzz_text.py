@@ -6,6 +6,7 @@ issue-6 ops: indexing, sort, windows, control flow).
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 MAX_ELEMS = 4096          # every tensor has fewer elements than this
@@ -20,8 +21,45 @@ def is_nice(n: int) -> bool:
     return n in (1, 2, 4) or (n > 0 and n % 8 == 0)
 
 
+# The element type printed for the generator's float values. Their dtype stays "f32"
+# in the generator (every random choice is the same); run_fuzz's float64 check prints
+# the same program with f64 (see floats_printed_as) for an exact reference.
+float_text = "f32"
+# +inf and -inf as hex literals of the printed float type (MLIR wants all the bits).
+INFINITY_HEX = {"f32": ("0x7F800000", "0xFF800000"),
+                "f64": ("0x7FF0000000000000", "0xFFF0000000000000")}
+# LAPACK's Cholesky of the printed float type (the FFI targets jaxlib registers on CPU).
+POTRF_TARGET = {"f32": "lapack_spotrf_ffi", "f64": "lapack_dpotrf_ffi"}
+
+
+@contextmanager
+def floats_printed_as(element: str):
+    """Print the generator's f32 values as `element` (f32 or f64) inside the block."""
+    global float_text
+    if element not in INFINITY_HEX:
+        raise ValueError(f"unsupported float element type '{element}'")
+    saved, float_text = float_text, element
+    try:
+        yield
+    finally:
+        float_text = saved
+
+
+def element_text(dtype: str) -> str:
+    return float_text if dtype == "f32" else dtype
+
+
 def ttype(shape, dtype: str) -> str:
-    return "tensor<" + "".join(f"{n}x" for n in shape) + dtype + ">"
+    return "tensor<" + "".join(f"{n}x" for n in shape) + element_text(dtype) + ">"
+
+
+def infinity(negative: bool = False) -> str:
+    """+inf (-inf) as a literal of the printed float type."""
+    return INFINITY_HEX[float_text][1 if negative else 0]
+
+
+def potrf_target() -> str:
+    return POTRF_TARGET[float_text]
 
 
 def fmt_float(x: float) -> str:

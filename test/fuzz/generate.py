@@ -2,6 +2,7 @@
 
     python test/fuzz/generate.py --seed 42            # print program 42
     python test/fuzz/generate.py --seed 42 --check    # ... and parse it (validates)
+    python test/fuzz/generate.py --seed 42 --float64  # the same program in f64
 
 A program is a random DAG of 3-25 ops in `@main` (plus private callees, while bodies
 and case branches) over f32 and i32 tensors of any dims (Features.uneven_dims), the
@@ -34,7 +35,7 @@ import sys
 from dataclasses import dataclass, field
 
 from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_float,  # noqa: F401
-                       int_list, is_nice, ttype)
+                       floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 
 NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
@@ -632,8 +633,8 @@ class FuncBuilder(Issue6Ops):
             x = self.tame(x)
         init = 0.0
         if x.dtype == "f32":
-            init_text = {"add": "0.000000e+00", "maximum": "0xFF800000",
-                         "minimum": "0x7F800000"}[kind]
+            init_text = {"add": "0.000000e+00", "maximum": infinity(negative=True),
+                         "minimum": infinity()}[kind]
         else:
             init_text = {"add": "0", "maximum": "-2147483648", "minimum": "2147483647"}[kind]
         if self.gen.features.non_identity_init and rng.random() < 0.08:
@@ -995,8 +996,12 @@ class Generator:
         return fb
 
 
-def generate(seed: int, features: Features | None = None) -> Program:
-    return Generator(seed, features).generate()
+def generate(seed: int, features: Features | None = None, float_text: str = "f32"
+             ) -> Program:
+    """Program `seed`; float_text="f64" prints the same program (the same random
+    choices) with f64 in place of f32: run_fuzz's exact reference."""
+    with floats_printed_as(float_text):
+        return Generator(seed, features).generate()
 
 
 def parse_module(text: str, context=None):
@@ -1014,13 +1019,15 @@ def main(argv=None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--check", action="store_true", help="parse and verify the module")
+    p.add_argument("--float64", action="store_true",
+                   help="print float values as f64 (run_fuzz's exact reference)")
     p.add_argument("--disable", default="", help="comma-separated features or op kinds")
     p.add_argument("--enable", default="", help="comma-separated features to turn on "
                                                 "(e.g. uneven_dims)")
     args = p.parse_args(argv)
     features = Features.from_spec(args.disable.split(",")
                                   + ["+" + n for n in args.enable.split(",") if n])
-    program = generate(args.seed, features)
+    program = generate(args.seed, features, "f64" if args.float64 else "f32")
     sys.stdout.write(program.text)
     if args.check:
         parse_module(program.text)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import math
 
-from fuzz_text import MAX_ELEMS, Value, dense, fmt_float, int_list, ttype
+from fuzz_text import (MAX_ELEMS, Value, dense, fmt_float, infinity, int_list,
+                       potrf_target, ttype)
 
 MAX_REGION_OPS = 5  # random ops in one while body / case branch
 
@@ -41,7 +42,8 @@ def _body(kind: str, dtype: str, names) -> list[str]:
 
 def _identity(kind: str, dtype: str) -> str:
     if dtype == "f32":
-        return {"add": "0.000000e+00", "maximum": "0xFF800000", "minimum": "0x7F800000"}[kind]
+        return {"add": "0.000000e+00", "maximum": infinity(negative=True),
+                "minimum": infinity()}[kind]
     return {"add": "0", "maximum": "-2147483648", "minimum": "2147483647"}[kind]
 
 
@@ -364,7 +366,7 @@ class Issue6Ops:
         it = self.fresh()
         self.emit(f"{it} = stablehlo.iota dim = {d} : {ttype(x.shape, 'i32')}")
         f = x.dtype == "f32"
-        init = ("0xFF800000" if direction == "GT" else "0x7F800000") if f else (
+        init = infinity(negative=direction == "GT") if f else (
             "-2147483648" if direction == "GT" else "2147483647")
         c0, c1 = self.fresh(), self.fresh()
         st, it_t = ttype((), x.dtype), ttype((), "i32")
@@ -762,7 +764,7 @@ class Issue6Ops:
         self.emit(f"{spd} = stablehlo.add {gram}, {cb} : {t}")
         ref = self.fresh()
         info = ttype((b,), "i32")
-        self.emit(f"{ref}:2 = stablehlo.custom_call @lapack_spotrf_ffi({spd}) {{backend_config = "
+        self.emit(f"{ref}:2 = stablehlo.custom_call @{potrf_target()}({spd}) {{backend_config = "
                   f'"", mhlo.backend_config = {{uplo = 76 : ui8}}, mhlo.frontend_attributes = '
                   f'{{num_batch_dims = "1"}}, operand_layouts = [dense<[1, 2, 0]> : '
                   f"tensor<3xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<"
