@@ -173,6 +173,9 @@ class ExplicitReshards:
         self._reshards: list[ir.Operation] = []  # every sdy.reshard, found or made
         self._caching: dict[str, str] = {}  # op name -> RuleTable.caching
         self._handlers = self._structural_handlers()
+        # (id(have), id(want)) -> (have, want, what _convert makes): the shardings kept
+        # alive so their ids stay theirs.
+        self._conversion_kinds: dict = {}
         # Results of iotas and constants (remade in any layout for free), as the walk
         # meets them or copies them: the plan key asks it of every operand.
         self._sources: set[ir.Value] = set()
@@ -655,19 +658,32 @@ class ExplicitReshards:
                  ) -> ir.Value:
         """Ops (at the current insertion point) turning `have` into `want`: an
         sdy.all_reduce when only partial axes go away, else one sdy.reshard."""
+        key = (id(have), id(want))
+        found = self._conversion_kinds.get(key)
+        if found is None or found[0] is not have or found[1] is not want:
+            found = self._conversion_kinds[key] = (have, want) + self._conversion_kind(
+                have, want)
+        reduction_axes, out_attr, out = found[2:]
+        if reduction_axes is not None:
+            new = sdy.AllReduceOp(value, reduction_axes, out_attr).result
+        else:
+            reshard = sdy.ReshardOp(value, out_attr)
+            self._reshards.append(reshard.operation)
+            new = reshard.result
+        self.state.remember(new, out)
+        return new
+
+    def _conversion_kind(self, have: TensorSharding, want: TensorSharding) -> tuple:
+        """(reduction axes attribute or None for a reshard, the out_sharding attribute,
+        the interned out sharding) of _convert, decided once per pair of shardings."""
         codec = self.state.codec
         reduce = [a for a in have.unreduced if a not in want.unreduced]
         dims_same = all(h.axes == w.axes for h, w in zip(have.dims, want.dims))
         if reduce and dims_same and all(a in have.unreduced for a in want.unreduced):
             out = plain(have, have.dims, [a for a in have.unreduced if a not in reduce])
-            new = sdy.AllReduceOp(value, encode_axis_list(reduce), codec.encode(out)).result
-        else:
-            out = plain(want, want.dims, want.unreduced)
-            reshard = sdy.ReshardOp(value, codec.encode(out))
-            self._reshards.append(reshard.operation)
-            new = reshard.result
-        self.state.remember(new, self._intern(out))
-        return new
+            return encode_axis_list(reduce), codec.encode(out), self._intern(out)
+        out = plain(want, want.dims, want.unreduced)
+        return None, codec.encode(out), self._intern(out)
 
 
 def _decide_moves(plan: OpPlan, operand_shardings, result_shardings) -> None:
