@@ -92,10 +92,10 @@ class ShardingState:
         what `set_results` and `write` keep up to date.)"""
         if (op.name if name is None else name) in _SHARDINGS_ELSEWHERE:
             return [self.of(r) for r in results]
-        try:
-            attr = op.attributes[SHARDING_ATTR]
-        except KeyError:
+        attrs = op.attributes
+        if SHARDING_ATTR not in attrs:  # (not try/except: a missing key raises slowly)
             return [None] * len(results)
+        attr = attrs[SHARDING_ATTR]
         found = self._per_value.get(attr)
         if found is None:
             found = self._decode_per_value(attr, op.location)
