@@ -644,15 +644,14 @@ class ExplicitReshards:
         if want is None:
             if have is None or not have.unreduced:
                 return
-            want = plain(have, have.dims)
+            want = self._closed(have)  # summed: plain(have), one object per sharding
         if same_layout(have, want):
             return
         if have is None:  # the op produced a whole value; its users want it sharded
-            have = replicated(want, want.rank)
-        with op.location, ir.InsertionPoint(op):
+            have = self._intern(replicated(want, want.rank))
+        with op.location, ir.InsertionPoint.after(op):
             final = self._convert(result, have, want)
-        first = _move_chain_after_definition(result, final)
-        result.replace_all_uses_except(final, first)
+        result.replace_all_uses_except(final, final.owner.operation)
 
     def _convert(self, value: ir.Value, have: TensorSharding, want: TensorSharding
                  ) -> ir.Value:
@@ -730,23 +729,6 @@ def _inside(op: ir.Operation, block: ir.Block) -> bool:
             return True
         current = current.parent
     return False
-
-
-def _move_chain_after_definition(source: ir.Value, final: ir.Value) -> ir.Operation:
-    """Move the ops leading from `source` (an op result) to `final` (a chain of
-    single-operand conversions) right after `source`'s op; returns the first of them."""
-    chain = []
-    value = final
-    while value != source:
-        producer = value.owner.operation
-        chain.append(producer)
-        value = producer.operands[0]
-    chain.reverse()
-    anchor = source.owner.operation
-    for op in chain:
-        op.move_after(anchor)
-        anchor = op
-    return chain[0]
 
 
 def fold_reshard_chains(reshards: list[ir.Operation]) -> None:
