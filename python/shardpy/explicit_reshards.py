@@ -320,8 +320,16 @@ class ExplicitReshards:
                 state.set_results(op, closed)
             return
         all_shardings = result_shardings + operand_shardings
-        template = next((s for s in all_shardings if s is not None), None)
-        if template is None or all(_placement_key(s) is None for s in all_shardings):
+        template = None
+        placed = False  # anything sharded or partial?
+        for s in all_shardings:
+            if s is not None:
+                if template is None:
+                    template = s
+                if _placement_key(s) is not None:
+                    placed = True
+                    break
+        if not placed:
             return  # nothing sharded or partial: every device computes the whole op
         if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
@@ -330,16 +338,24 @@ class ExplicitReshards:
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
         entry = local_entry(op, name)
-        combine = entry.combine(op) if entry is not None and entry.combine else None
+        combine = combine_key = None
+        if entry is not None and entry.combine:
+            if name == "stablehlo.reduce" and _reductions_whole(rule, operand_shardings,
+                                                                result_shardings):
+                combine_key = _ANY_COMBINE  # reading the body can wait for a plan miss
+            else:
+                combine = combine_key = entry.combine(op)
         variant = entry.variant(op) if entry is not None and entry.variant else None
         # What the plan's cost reads of this op besides its rule and shardings: operands
         # an iota or constant makes (remade for free) and results nobody reads.
         sources = self._sources
-        plan_key = (rule_key, combine, variant, tuple(map(id, operand_shardings)),
+        plan_key = (rule_key, combine_key, variant, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)), tuple([v in sources for v in operands]),
                     tuple([_has_uses(r) for r in results]))
         plan = self._plans.get(plan_key)
         if plan is None:
+            if combine_key is _ANY_COMBINE:
+                combine = entry.combine(op)
             plan = self._plan(op, rule, entry, combine, operand_shardings,
                               result_shardings, template)
             plan.operands = [self._intern(s) for s in plan.operands]
@@ -859,6 +875,32 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
                 elif aa.axes_size(chosen[f], sizes) < rule.factor_sizes[f]:
                     blocked = True
     return chosen
+
+
+# Plan key of a reduce whose plan cannot depend on how it combines (_reductions_whole).
+_ANY_COMBINE = "any"
+
+
+def _reductions_whole(rule: OpRule | None, operand_shardings, result_shardings) -> bool:
+    """No operand shards a dim holding a reduction factor and nothing is partial. Then
+    how a reduce combines partial results cannot change its plan: the planner takes a
+    reduction factor's axes only from the operands' (or partial results') shardings,
+    and partial sums come only from sharded reduction factors or partial operands."""
+    if rule is None:
+        return False
+    for sharding in result_shardings:
+        if sharding is not None and sharding.unreduced:
+            return False
+    kinds = rule.kinds
+    for mapping, sharding in zip(rule.operands, operand_shardings):
+        if sharding is None:
+            continue
+        if sharding.unreduced:
+            return False
+        for dim, factors in zip(sharding.dims, mapping):
+            if dim.axes and any(kinds[f] is FactorKind.REDUCTION for f in factors):
+                return False
+    return True
 
 
 def _has_uses(value: ir.Value) -> bool:
