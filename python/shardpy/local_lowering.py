@@ -71,11 +71,14 @@ class LocalLowering:
         # Not read yet: the current function's ops after index _at, and the functions
         # after it (num_devices reads them ahead when asked mid-walk).
         self._ops: list = []
+        self._names: list = []
         self._at = -1
         self._funcs_left: list = []
         self._pid: dict = {}
         self._local_types: dict = {}  # (global type, id(sharding)) -> (sharding, local)
         self._groups: dict = {}  # (mesh, axes) -> replica_groups attribute
+        # (id(source), id(target)) of an sdy.all_reduce -> (source, target, its groups)
+        self._all_reduce_groups: dict = {}
         self._scalars: dict = {}  # element type -> tensor<element type>
         # sdy.sharding attribute -> per result (sharding, {global type: _Shrunk})
         self._per_attr: dict = {}
@@ -86,14 +89,19 @@ class LocalLowering:
     def run(self) -> None:
         funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]
-        per_func = [(f, [(op, op.name) for op in program_ops(f)]) for f in funcs]
-        self.channel = _first_free_channel(ops for _, ops in per_func)
+        # Each function's ops and their names (two lists: 50k (op, name) pairs would
+        # cost more than the names, mostly in garbage collection).
+        per_func = []
+        for f in funcs:
+            ops = program_ops(f)
+            per_func.append((f, ops, [op.name for op in ops]))
+        self.channel = _first_free_channel(per_func)
         main = public_main(self.module)
         main = main.operation if main else None
-        for i, (f, ops) in enumerate(per_func):
+        for i, (f, ops, names) in enumerate(per_func):
             self._funcs_left = per_func[i + 1:]
-            self._lower_func(f, ops, is_main=f == main)
-        self._ops, self._funcs_left = [], []
+            self._lower_func(f, ops, names, is_main=f == main)
+        self._ops, self._names, self._funcs_left = [], [], []
         self.module.attributes[PER_DEVICE_ATTR] = ir.UnitAttr.get()
         self.module.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), self.num_devices)
@@ -110,13 +118,15 @@ class LocalLowering:
     def _largest_mesh_ahead(self) -> int:
         state = self.state
         shardings = []
-        for ops in [self._ops[self._at + 1:]] + [ops for _, ops in self._funcs_left]:
-            for op, name in ops:
+        ahead = [(self._ops[self._at + 1:], self._names[self._at + 1:])] + [
+            (ops, names) for _, ops, names in self._funcs_left]
+        for ops, names in ahead:
+            for op, name in zip(ops, names):
                 shardings += state.decode_results(op, op.results)
                 if name in _REGION_ARG_OPS:
                     shardings += [state.of(arg) for region in op.regions
                                   for arg in region.blocks[0].arguments]
-        for f, _ in self._funcs_left:
+        for f, _, _ in self._funcs_left:
             shardings += [state.of(arg) for arg in f.regions[0].blocks[0].arguments]
         return max([1] + [s.mesh.size for s in shardings
                           if s is not None and not s.mesh.is_maximal])
@@ -172,19 +182,21 @@ class LocalLowering:
             return None, uneven
         return self.local_of(value_type, sharding), uneven
 
-    def _lower_func(self, func, ops, is_main: bool) -> None:
+    def _lower_func(self, func, ops, names, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
         self._current_func = func
         self._current_is_main = is_main
-        self._ops, self._at = ops, -1
+        self._ops, self._names, self._at = ops, names, -1
         for arg in body.arguments:
             self._read_arg(arg)
         shardings, global_types, per_attr = self.shardings, self.global_types, self._per_attr
         manuals = []
-        for at, (op, name) in enumerate(ops):
+        for at, name in enumerate(names):
             self._at = at
-            if name in COLLECTIVES:
-                self._collective(op)
+            op = ops[at]
+            special = name in _SPECIAL  # (one lookup for the ordinary op)
+            if special and name in COLLECTIVES:
+                self._collective(op, name)
                 continue
             entry = LOCAL_OPS.get(name)
             if entry is not None and entry.applies is not None and not entry.applies(op):
@@ -194,7 +206,7 @@ class LocalLowering:
             # lowering does it.
             attrs = op.attributes
             sharded = SHARDING_ATTR in attrs
-            if name in _SHARDED_ELSEWHERE:
+            if special and name in _SHARDED_ELSEWHERE:
                 results = op.results
                 for result, sharding in zip(results, self.state.decode_results(op, results)):
                     self._record(result, sharding, result.type)
@@ -205,10 +217,12 @@ class LocalLowering:
                 per_value = per_attr.get(attr)
                 if per_value is None:
                     per_value = self._per_value(attr, op)
-                results = (op.result,) if len(per_value) == 1 else op.results
-                for result, (sharding, shrunk) in zip(results, per_value):
+                results = op.results if len(per_value) > 1 else None
+                for i, (sharding, shrunk) in enumerate(per_value):
                     if sharding is None:
                         continue
+                    # (op.result: cheaper than op.results[0], and no tuple to collect)
+                    result = op.result if results is None else results[i]
                     value_type = result.type
                     found = shrunk.get(value_type)
                     if found is None:
@@ -219,10 +233,11 @@ class LocalLowering:
                         self.any_uneven = True
                     if lower is None and found[0] is not None:
                         result.set_type(found[0])
-            if name == "sdy.manual_computation":
-                manuals.append(op)
-            if name in _INDEXING_OPS:
-                self._shield_from_slice_folding(op)
+            if special:
+                if name == "sdy.manual_computation":
+                    manuals.append(op)
+                if name in _INDEXING_OPS:
+                    self._shield_from_slice_folding(op)
             if entry is not None:
                 if entry.padding is not None and self.any_uneven:
                     padding.mask_operands(self, op, entry.padding(op))
@@ -230,7 +245,7 @@ class LocalLowering:
                 if lower is not None and (sharded or name not in SOURCE_OPS):
                     if lower(self, op):
                         continue  # the lowering replaced and erased the op
-            if name in _REGION_ARG_OPS:
+            if special and name in _REGION_ARG_OPS:
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
                         self._read_arg(arg)
@@ -367,12 +382,16 @@ class LocalLowering:
 
     def all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
                     ) -> ir.Value:
+        return self._all_reduce_over(value, self.groups(mesh, axes), reducer)
+
+    def _all_reduce_over(self, value: ir.Value, groups: ir.Attribute,
+                         reducer: str = "stablehlo.add") -> ir.Value:
         # What stablehlo.AllReduceOp and reducer_region build, made directly: one per
         # partial sum (thousands in large programs), at half their cost.
         value_type = value.type
         op = ir.Operation.create("stablehlo.all_reduce", results=[value_type],
                                  operands=[value],
-                                 attributes={"replica_groups": self.groups(mesh, axes),
+                                 attributes={"replica_groups": groups,
                                              "channel_handle": self.next_channel(),
                                              "use_global_device_ids": ir.UnitAttr.get()},
                                  regions=1)
@@ -432,11 +451,10 @@ class LocalLowering:
             outs.append(part)
         return outs
 
-    def _collective(self, op: ir.Operation) -> None:
-        name = op.name
+    def _collective(self, op: ir.Operation, name: str) -> None:
         operand = op.operands[0]
         result = op.results[0]
-        target = self.state.of(result)
+        target = self.state.result_sharding(op, 0)
         self._note(target)
         global_type = result.type
         source = self.shardings.get(operand) or TensorSharding.replicated_on(
@@ -446,8 +464,14 @@ class LocalLowering:
         with op.location, ir.InsertionPoint(op):
             value = operand
             if name == "sdy.all_reduce":
-                value = self.all_reduce(value, _minus(source.unreduced, target.unreduced,
-                                                       mesh), mesh)
+                # (one answer per pair of shardings: thousands of partial sums, few pairs)
+                key = (id(source), id(target))
+                found = self._all_reduce_groups.get(key)
+                if found is None or found[0] is not source or found[1] is not target:
+                    axes = _minus(source.unreduced, target.unreduced, mesh)
+                    found = self._all_reduce_groups[key] = (source, target,
+                                                            self.groups(mesh, axes))
+                value = self._all_reduce_over(value, found[2])
             elif name == "sdy.all_gather":
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(s.axes, t.axes, mesh)
@@ -577,6 +601,8 @@ _FOLDED_THROUGH = frozenset({"stablehlo.reshape", "stablehlo.transpose",
 _SHARDED_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | {"sdy.manual_computation"}
 # Ops whose region arguments are program values (their shardings: ShardingState).
 _REGION_ARG_OPS = frozenset({"stablehlo.while", "sdy.manual_computation"})
+# The ops _lower_func does more for than read, shrink and lower.
+_SPECIAL = frozenset(COLLECTIVES) | _SHARDED_ELSEWHERE | _INDEXING_OPS | _REGION_ARG_OPS
 
 
 def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:
@@ -658,11 +684,11 @@ _CHANNEL_OPS = frozenset({"stablehlo.all_gather", "stablehlo.all_reduce",
                           "stablehlo.send", "stablehlo.recv"})
 
 
-def _first_free_channel(op_lists) -> int:
-    """`op_lists`: lists of (op, name)."""
+def _first_free_channel(per_func) -> int:
+    """`per_func`: (func, ops, their names) per function."""
     highest = 0
-    for ops in op_lists:
-        for op, name in ops:
+    for _, ops, names in per_func:
+        for op, name in zip(ops, names):
             if name in _CHANNEL_OPS and "channel_handle" in op.attributes:
                 highest = max(highest,
                               stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle)
