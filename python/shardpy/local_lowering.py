@@ -253,7 +253,9 @@ class LocalLowering:
                 del attrs[SHARDING_ATTR]
         for op in reversed(manuals):
             inline_region_before(op)
-        terminator = body.operations[len(body.operations) - 1]
+        # (the walk's last op: indexing body.operations walks the block to its end)
+        terminator = ops[-1] if names and names[-1] == "func.return" else \
+            body.operations[len(body.operations) - 1]
         func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
             [a.type for a in body.arguments], [v.type for v in terminator.operands]))
         if not is_main:
