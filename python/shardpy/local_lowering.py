@@ -22,6 +22,10 @@ their sharding. The rest:
                         from `global_shape` (recorded before shrinking; a replacement
                         value inherits its original's through `takes_over`)
 
+One walk over the program: each op's results' shardings and global types are read when
+the walk reaches the op (operands come first; `num_devices` reads ahead when a lowering
+asks early), then the op is lowered.
+
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
 `sdy.sharding`s (the runtime's contract), other sharding attributes are dropped.
 """
@@ -39,10 +43,10 @@ from .explicit_reshards import program_ops
 from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
 from . import padding
-from .local_ops import local_entry
+from .local_ops import LOCAL_OPS, SOURCE_OPS
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
-from .sharding_state import ShardingState
+from .sharding_state import SINGLE_SHARDING_ATTR, ShardingState
 
 PER_DEVICE_ATTR = "shardpy.per_device"
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
@@ -57,103 +61,201 @@ class LocalLowering:
     def __init__(self, module: ir.Operation):
         self.module = module
         self.state = ShardingState(module)
+        # Sharded values (a value missing is replicated), read as the walk reaches them:
+        # their shardings and global types (before shrinking).
         self.shardings: dict[ir.Value, TensorSharding | None] = {}
-        self.global_types: dict[ir.Value, ir.Type] = {}  # before shrinking
+        self.global_types: dict[ir.Value, ir.Type] = {}
         self.channel = 1  # the first free channel handle (run)
-        self.num_devices = 1
+        self._num_devices: int | None = None  # (num_devices, once asked for)
+        self._largest_mesh = 1  # of the shardings read so far (_note)
+        # Not read yet: the current function's ops after index _at, and the functions
+        # after it (num_devices reads them ahead when asked mid-walk).
+        self._ops: list = []
+        self._names: list = []
+        self._at = -1
+        self._funcs_left: list = []
         self._pid: dict = {}
         self._local_types: dict = {}  # (global type, id(sharding)) -> (sharding, local)
         self._groups: dict = {}  # (mesh, axes) -> replica_groups attribute
-        self._split_dims: dict = {}  # id(sharding) -> (sharding, ((dim, shards), ...))
-        self.any_uneven = False  # does any value have padded shards (_note_uneven)
+        # (id(source), id(target)) of an sdy.all_reduce -> (source, target, its groups)
+        self._all_reduce_groups: dict = {}
+        self._scalars: dict = {}  # element type -> tensor<element type>
+        # sdy.sharding attribute -> per result (sharding, {global type: _Shrunk})
+        self._per_attr: dict = {}
+        self._pads: dict = {}  # (global type, id(sharding)) -> (sharding, pads a dim)
+        self.any_uneven = False  # does any value read so far have padded shards
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
         funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]
-        per_func = {id(f): program_ops(f) for f in funcs}
-        self.channel = _first_free_channel(per_func.values())
+        # Each function's ops and their names (two lists: 50k (op, name) pairs would
+        # cost more than the names, mostly in garbage collection).
+        per_func = []
         for f in funcs:
-            self._read_shardings(f, per_func[id(f)])
-        self.num_devices = max([1] + [s.mesh.size for s in self.shardings.values()
-                                      if s is not None and not s.mesh.is_maximal])
+            ops = program_ops(f)
+            per_func.append((f, ops, [op.name for op in ops]))
+        self.channel = _first_free_channel(per_func)
         main = public_main(self.module)
-        for f in funcs:
-            self._lower_func(f, per_func[id(f)], is_main=f == (main.operation if main else None))
+        main = main.operation if main else None
+        for i, (f, ops, names) in enumerate(per_func):
+            self._funcs_left = per_func[i + 1:]
+            self._lower_func(f, ops, names, is_main=f == main)
+        self._ops, self._names, self._funcs_left = [], [], []
         self.module.attributes[PER_DEVICE_ATTR] = ir.UnitAttr.get()
         self.module.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), self.num_devices)
 
-    def _read_shardings(self, func, ops) -> None:
-        body = func.regions[0].blocks[0]
-        for arg in body.arguments:
-            self._read(arg)
-        shardings, global_types, results_of = self.shardings, self.global_types, \
-            self.state.decode_results
-        for op in ops:
-            results = op.results
-            for result, sharding in zip(results, results_of(op, results)):
-                shardings[result] = sharding
-                global_types[result] = value_type = result.type
-                if sharding is not None and not self.any_uneven:
-                    self._note_uneven(sharding, value_type)
-            if op.name in ("stablehlo.while", "sdy.manual_computation"):
-                for region in op.regions:
-                    for arg in region.blocks[0].arguments:
-                        self._read(arg)
+    @property
+    def num_devices(self) -> int:
+        """The size of the largest (non-maximal) mesh any value of the module is sharded
+        on, 1 if none. Asked before the walk has read every value (a per-device table),
+        the values it has not reached yet are read ahead."""
+        if self._num_devices is None:
+            self._num_devices = max(self._largest_mesh, self._largest_mesh_ahead())
+        return self._num_devices
 
-    def _read(self, value: ir.Value) -> None:
-        sharding = self.shardings[value] = self.state.of(value)
-        value_type = self.global_types[value] = value.type
-        if sharding is not None and not self.any_uneven:
-            self._note_uneven(sharding, value_type)
+    def _largest_mesh_ahead(self) -> int:
+        state = self.state
+        shardings = []
+        ahead = [(self._ops[self._at + 1:], self._names[self._at + 1:])] + [
+            (ops, names) for _, ops, names in self._funcs_left]
+        for ops, names in ahead:
+            for op, name in zip(ops, names):
+                shardings += state.decode_results(op, op.results)
+                if name in _REGION_ARG_OPS:
+                    shardings += [state.of(arg) for region in op.regions
+                                  for arg in region.blocks[0].arguments]
+        for f, _, _ in self._funcs_left:
+            shardings += [state.of(arg) for arg in f.regions[0].blocks[0].arguments]
+        return max([1] + [s.mesh.size for s in shardings
+                          if s is not None and not s.mesh.is_maximal])
 
-    def _note_uneven(self, sharding: TensorSharding, value_type: ir.Type) -> None:
-        """Sets any_uneven if `sharding` pads a dim of `value_type` (no op needs its
-        operands' padding masked while no value of the module has any)."""
-        split = self._split_dims.get(id(sharding))
-        if split is None or split[0] is not sharding:
-            split = self._split_dims[id(sharding)] = (sharding, tuple(
-                (d, sharding.dim_shards(d)) for d in range(sharding.rank)
-                if sharding.dims[d].axes))
-        if split[1] and isinstance(value_type, ir.RankedTensorType):
-            shape = value_type.shape
-            if any(shape[d] % n for d, n in split[1]):
-                self.any_uneven = True
+    def _note(self, sharding: TensorSharding) -> None:
+        if not sharding.mesh.is_maximal and sharding.mesh.size > self._largest_mesh:
+            self._largest_mesh = sharding.mesh.size
 
-    def _lower_func(self, func, ops, is_main: bool) -> None:
+    def _record(self, value: ir.Value, sharding: TensorSharding | None, value_type) -> None:
+        """Remembers a value's sharding and global type (values the main loop does not
+        read itself: arguments, sdy ops' results)."""
+        if sharding is None:
+            return
+        self.shardings[value] = sharding
+        self.global_types[value] = value_type
+        self._note(sharding)
+        if not self.any_uneven:
+            key = (value_type, id(sharding))
+            found = self._pads.get(key)
+            if found is None or found[0] is not sharding:
+                found = self._pads[key] = (sharding, self._shrunk(value_type, sharding)[1])
+            self.any_uneven = found[1]
+
+    def _read_arg(self, arg: ir.Value) -> None:
+        """A function's or region's argument: read, and shrunk to its local type."""
+        sharding = self.state.of(arg)
+        if sharding is not None:
+            value_type = arg.type
+            self._record(arg, sharding, value_type)
+            arg.set_type(self.local_of(value_type, sharding))
+
+    def _per_value(self, attr: ir.Attribute, op: ir.Operation) -> tuple:
+        """An op's #sdy.sharding_per_value: per result (sharding, {global type:
+        _shrunk}), once per distinct attribute."""
+        found = self._per_attr[attr] = tuple(
+            (s, {}) for s in self.state.decode_results(op, op.results))
+        for sharding, _ in found:
+            if sharding is not None:
+                self._note(sharding)
+        return found
+
+    def _shrunk(self, value_type: ir.Type, sharding: TensorSharding):
+        """(the local type where it differs from `value_type`, else None; whether
+        `sharding` pads a dim of `value_type`: no op needs its operands' padding
+        masked while no value read so far has any)."""
+        if not isinstance(value_type, ir.RankedTensorType):
+            return None, False
+        shape = value_type.shape
+        local = sharding.local_shape(list(shape))
+        uneven = any(shape[d] % sharding.dim_shards(d) for d in range(sharding.rank)
+                     if sharding.dims[d].axes)
+        if list(local) == shape:
+            return None, uneven
+        return self.local_of(value_type, sharding), uneven
+
+    def _lower_func(self, func, ops, names, is_main: bool) -> None:
         body = func.regions[0].blocks[0]
         self._current_func = func
         self._current_is_main = is_main
+        self._ops, self._names, self._at = ops, names, -1
         for arg in body.arguments:
-            arg.set_type(self._local_type(arg, func.location))
+            self._read_arg(arg)
+        shardings, global_types, per_attr = self.shardings, self.global_types, self._per_attr
         manuals = []
-        for op in ops:
-            name = op.name
-            if name in COLLECTIVES:
-                self._collective(op)
+        for at, name in enumerate(names):
+            self._at = at
+            op = ops[at]
+            special = name in _SPECIAL  # (one lookup for the ordinary op)
+            if special and name in COLLECTIVES:
+                self._collective(op, name)
                 continue
-            if name == "sdy.manual_computation":
-                manuals.append(op)
-            if name in _INDEXING_OPS:
-                self._shield_from_slice_folding(op)
-            entry = local_entry(op, name)
-            if entry is not None and entry.padding is not None and self.any_uneven:
-                padding.mask_operands(self, op, entry.padding(op))
-            if entry is not None and entry.lower is not None:
-                if entry.lower(self, op):
-                    continue  # the lowering replaced and erased the op
-            elif name not in _TERMINATORS:
-                self.shrink_results(op)
-            if name in ("stablehlo.while", "sdy.manual_computation"):
+            entry = LOCAL_OPS.get(name)
+            if entry is not None and entry.applies is not None and not entry.applies(op):
+                entry = None
+            lower = entry.lower if entry is not None else None
+            # Results: shardings and global types read, shrunk here unless the op's
+            # lowering does it.
+            attrs = op.attributes
+            sharded = SHARDING_ATTR in attrs
+            if special and name in _SHARDED_ELSEWHERE:
+                results = op.results
+                for result, sharding in zip(results, self.state.decode_results(op, results)):
+                    self._record(result, sharding, result.type)
+                if lower is None:
+                    self.shrink_results(op)
+            elif sharded:
+                attr = attrs[SHARDING_ATTR]
+                per_value = per_attr.get(attr)
+                if per_value is None:
+                    per_value = self._per_value(attr, op)
+                results = op.results if len(per_value) > 1 else None
+                for i, (sharding, shrunk) in enumerate(per_value):
+                    if sharding is None:
+                        continue
+                    # (op.result: cheaper than op.results[0], and no tuple to collect)
+                    result = op.result if results is None else results[i]
+                    value_type = result.type
+                    found = shrunk.get(value_type)
+                    if found is None:
+                        found = shrunk[value_type] = self._shrunk(value_type, sharding)
+                    shardings[result] = sharding
+                    global_types[result] = value_type
+                    if found[1]:
+                        self.any_uneven = True
+                    if lower is None and found[0] is not None:
+                        result.set_type(found[0])
+            if special:
+                if name == "sdy.manual_computation":
+                    manuals.append(op)
+                if name in _INDEXING_OPS:
+                    self._shield_from_slice_folding(op)
+            if entry is not None:
+                if entry.padding is not None and self.any_uneven:
+                    padding.mask_operands(self, op, entry.padding(op))
+                # (constants and iotas change only where their result is sharded)
+                if lower is not None and (sharded or name not in SOURCE_OPS):
+                    if lower(self, op):
+                        continue  # the lowering replaced and erased the op
+            if special and name in _REGION_ARG_OPS:
                 for region in op.regions:
                     for arg in region.blocks[0].arguments:
-                        arg.set_type(self._local_type(arg, op.location))
-            if SHARDING_ATTR in op.attributes:
-                del op.attributes[SHARDING_ATTR]
+                        self._read_arg(arg)
+            if sharded:
+                del attrs[SHARDING_ATTR]
         for op in reversed(manuals):
             inline_region_before(op)
-        terminator = body.operations[len(body.operations) - 1]
+        # (the walk's last op: indexing body.operations walks the block to its end)
+        terminator = ops[-1] if names and names[-1] == "func.return" else \
+            body.operations[len(body.operations) - 1]
         func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
             [a.type for a in body.arguments], [v.type for v in terminator.operands]))
         if not is_main:
@@ -186,16 +288,7 @@ class LocalLowering:
         op.operands[0] = shielded
 
     # -- types ---------------------------------------------------------------------------
-    def _local_type(self, value: ir.Value, loc) -> ir.Type:
-        value_type = self.global_types.get(value)
-        if value_type is None:
-            value_type = value.type
-        sharding = self.shardings.get(value)
-        if sharding is None:
-            return value_type
-        return self.local_of(value_type, sharding, loc)
-
-    def local_of(self, value_type, sharding: TensorSharding, loc) -> ir.Type:
+    def local_of(self, value_type, sharding: TensorSharding, loc=None) -> ir.Type:
         """The per-device type (uneven dims: ceil-sized shards, see shardpy.padding)."""
         key = (value_type, id(sharding))
         found = self._local_types.get(key)
@@ -208,6 +301,11 @@ class LocalLowering:
                     value_type.element_type)
             found = self._local_types[key] = (sharding, local)  # keeps the id valid
         return found[1]
+
+    def sharding_ahead(self, value: ir.Value) -> TensorSharding | None:
+        """The sharding of `value`, also where the walk has not reached its op yet."""
+        sharding = self.shardings.get(value)
+        return sharding if sharding is not None else self.state.of(value)
 
     def global_shape(self, value: ir.Value) -> tuple[int, ...] | None:
         """The global shape of a (shrunk) value: the program's, or that of the value a
@@ -226,9 +324,12 @@ class LocalLowering:
 
     def shrink_results(self, op: ir.Operation) -> None:
         for result in op.results:
-            local = self._local_type(result, op.location)
-            if local is not self.global_types.get(result):
-                result.set_type(local)
+            sharding = self.shardings.get(result)
+            if sharding is not None:
+                value_type = self.global_types.get(result)
+                if value_type is None:
+                    value_type = result.type
+                result.set_type(self.local_of(value_type, sharding))
 
     # -- per-device values -----------------------------------------------------------------
     def partition_id(self) -> ir.Value:
@@ -283,11 +384,29 @@ class LocalLowering:
 
     def all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
                     ) -> ir.Value:
-        op = stablehlo.AllReduceOp([value.type], [value], self.groups(mesh, axes),
-                                   channel_handle=self.next_channel(),
-                                   use_global_device_ids=True)
-        reducer_region(op.operation.regions[0], value.type.element_type, reducer)
-        return op.results[0]
+        return self._all_reduce_over(value, self.groups(mesh, axes), reducer)
+
+    def _all_reduce_over(self, value: ir.Value, groups: ir.Attribute,
+                         reducer: str = "stablehlo.add") -> ir.Value:
+        # What stablehlo.AllReduceOp and reducer_region build, made directly: one per
+        # partial sum (thousands in large programs), at half their cost.
+        value_type = value.type
+        op = ir.Operation.create("stablehlo.all_reduce", results=[value_type],
+                                 operands=[value],
+                                 attributes={"replica_groups": groups,
+                                             "channel_handle": self.next_channel(),
+                                             "use_global_device_ids": ir.UnitAttr.get()},
+                                 regions=1)
+        element = value_type.element_type
+        scalar = self._scalars.get(element)
+        if scalar is None:
+            scalar = self._scalars[element] = ir.RankedTensorType.get([], element)
+        body = op.regions[0].blocks.append(scalar, scalar)
+        at = ir.InsertionPoint(body)
+        combined = ir.Operation.create(reducer, results=[scalar],
+                                       operands=list(body.arguments), ip=at).result
+        ir.Operation.create("stablehlo.return", operands=[combined], ip=at)
+        return op.result
 
     def all_gather(self, value: ir.Value, dim: int, axes, mesh) -> ir.Value:
         """`value` gathered along `dim` over `axes` (shards in group order: the order in
@@ -334,19 +453,27 @@ class LocalLowering:
             outs.append(part)
         return outs
 
-    def _collective(self, op: ir.Operation) -> None:
-        name = op.name
+    def _collective(self, op: ir.Operation, name: str) -> None:
         operand = op.operands[0]
-        target = self.shardings.get(op.results[0])
+        result = op.results[0]
+        target = self.state.result_sharding(op, 0)
+        self._note(target)
+        global_type = result.type
         source = self.shardings.get(operand) or TensorSharding.replicated_on(
             target.mesh, target.rank, target.mesh_name)
         mesh = target.mesh
-        local_out = self.local_of(op.results[0].type, target, op.location)
+        local_out = self.local_of(global_type, target)
         with op.location, ir.InsertionPoint(op):
             value = operand
             if name == "sdy.all_reduce":
-                value = self.all_reduce(value, _minus(source.unreduced, target.unreduced,
-                                                       mesh), mesh)
+                # (one answer per pair of shardings: thousands of partial sums, few pairs)
+                key = (id(source), id(target))
+                found = self._all_reduce_groups.get(key)
+                if found is None or found[0] is not source or found[1] is not target:
+                    axes = _minus(source.unreduced, target.unreduced, mesh)
+                    found = self._all_reduce_groups[key] = (source, target,
+                                                            self.groups(mesh, axes))
+                value = self._all_reduce_over(value, found[2])
             elif name == "sdy.all_gather":
                 for d, (s, t) in enumerate(zip(source.dims, target.dims)):
                     axes = _suffix_after(s.axes, t.axes, mesh)
@@ -414,9 +541,8 @@ class LocalLowering:
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
-        self.shardings[value] = target
-        self.global_types[value] = op.results[0].type
-        op.results[0].replace_all_uses_with(value)
+        self._record(value, target, global_type)
+        result.replace_all_uses_with(value)
         op.erase()
 
     def _keep_on_first(self, value: ir.Value, mesh, axes) -> ir.Value:
@@ -473,8 +599,12 @@ _INDEXING_OPS = frozenset({"stablehlo.gather", "stablehlo.dynamic_slice",
 _FOLDED_THROUGH = frozenset({"stablehlo.reshape", "stablehlo.transpose",
                              "stablehlo.broadcast_in_dim", "stablehlo.convert"})
 
-# Terminators: their operands were shrunk already.
-_TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return"})
+# Ops whose results' shardings are not in their sdy.sharding (ShardingState reads them).
+_SHARDED_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | {"sdy.manual_computation"}
+# Ops whose region arguments are program values (their shardings: ShardingState).
+_REGION_ARG_OPS = frozenset({"stablehlo.while", "sdy.manual_computation"})
+# The ops _lower_func does more for than read, shrink and lower.
+_SPECIAL = frozenset(COLLECTIVES) | _SHARDED_ELSEWHERE | _INDEXING_OPS | _REGION_ARG_OPS
 
 
 def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:
@@ -556,11 +686,12 @@ _CHANNEL_OPS = frozenset({"stablehlo.all_gather", "stablehlo.all_reduce",
                           "stablehlo.send", "stablehlo.recv"})
 
 
-def _first_free_channel(op_lists) -> int:
+def _first_free_channel(per_func) -> int:
+    """`per_func`: (func, ops, their names) per function."""
     highest = 0
-    for ops in op_lists:
-        for op in ops:
-            if op.name in _CHANNEL_OPS and "channel_handle" in op.attributes:
+    for _, ops, names in per_func:
+        for op, name in zip(ops, names):
+            if name in _CHANNEL_OPS and "channel_handle" in op.attributes:
                 highest = max(highest,
                               stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle)
     return highest + 1

@@ -99,14 +99,15 @@ def _sort_descending(inputs: list[ir.Value], dim: int) -> list[ir.Value]:
 
 
 def lower_reduce(lw, op: ir.Operation) -> None:
+    found = basic.reduced_axes(lw, op)
+    if found is None:  # nothing to combine across devices (cheaper to ask than the body)
+        lw.shrink_results(op)
+        return
     combine = reduce_combine(op)
     if combine != "select-pair":
         basic.lower_reduce(lw, op, combine)  # (reduce_combine is reducer_kind here)
         return
     lw.shrink_results(op)
-    found = basic.reduced_axes(lw, op)
-    if found is None:
-        return
     sharding, axes = found
     n = prod(a.size(sharding.mesh) for a in axes)
     results = list(op.results)

@@ -424,7 +424,7 @@ def _roll_source(lw, op):
         return None
     source, dim, pieces = found
     sharding = lw.shardings.get(source)
-    result = lw.shardings.get(op.results[0])
+    result = lw.sharding_ahead(op.results[0])  # (feeds_roll: a user not lowered yet)
     if sharding is None or result is None or sharding.unreduced or result.unreduced:
         return None
     if sharding.dim_shards(dim) == 1 or any(a.axes != b.axes for a, b in zip(
