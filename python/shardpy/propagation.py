@@ -405,9 +405,9 @@ def _build_func(g: Graph, func_op) -> None:
     for t, sharding in zip(ftype.results, result_shardings):
         result_slots.append(g.new_slot(shape_of(t), sharding)
                             if isinstance(t, ir.RankedTensorType) else -1)
-    _build_block(g, body)
-    terminator = body.operations[len(body.operations) - 1]
-    for value, result_slot in zip(terminator.operands, result_slots):
+    terminator = _build_block(g, body)  # (saves finding the block's last op again)
+    for value, result_slot in zip(terminator.operands if terminator is not None else (),
+                                  result_slots):
         if result_slot >= 0:
             g.func_links.append(FuncLink(g.slot(value), result_slot))
     g.writers.append(lambda w: _write_func(w, func_op, arg_slots, result_slots))
@@ -421,17 +421,17 @@ def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     return slots
 
 
-def _build_block(g: Graph, block: ir.Block) -> None:
-    """Every op of `block` into the graph. The hot loop of building: every binding call
-    costs about a microsecond, so each op is read once (name, attributes present,
-    results and their types, operands) and everything derived from its rule is shared
-    per op signature (a Fragment)."""
+def _build_block(g: Graph, block: ir.Block) -> ir.Operation | None:
+    """Every op of `block` into the graph; returns the block's last op (None if it has
+    none). The hot loop of building: every binding call costs about a microsecond, so
+    each op is read once (name, attributes present, results and their types, operands)
+    and everything derived from its rule is shared per op signature (a Fragment)."""
     op_kinds, fragments, value_slot, type_info = g.op_kinds, g._fragments, g.value_slot, \
         g.type_info
     shapes, type_ids, shardings, slot_nodes = g.shapes, g.type_ids, g.shardings, g.slot_nodes
     nodes, result_writes, grouped, irregular = g.nodes, g.result_writes, g.grouped, \
         g.irregular
-    new_node = Node.__new__
+    new_node, both = Node.__new__, Direction.BOTH
     constant_like, constant_slots = g.constant_like, g.constant_slots
     block_ops = g.block_ops
     if block_ops is None:
@@ -439,11 +439,12 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     else:
         count = len(block.operations)
         if not count:
-            return
+            return None
         first = block_ops.take()
         # Taken one by one: the ops nested in a structural op come from the same list.
         # (Should the list end early, so does this loop, and the check below fails.)
         entries = chain((first,), islice(block_ops.rest, count - 1))
+    op = None
     for op, name in entries:
         kind = op_kinds.get(name)
         if kind is None:
@@ -517,6 +518,10 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             if -1 in operands:
                 operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
                                       for s, v in zip(operands, op.operands))
+            elif len(operands) == 2:  # (the usual counts spelled out: cheaper than map)
+                operand_types = (type_ids[operands[0]], type_ids[operands[1]])
+            elif len(operands) == 1:
+                operand_types = (type_ids[operands[0]],)
             else:
                 operand_types = tuple(map(type_ids.__getitem__, operands))
             if kind == _RULE_FROM_SHAPES or attrs is None:
@@ -542,7 +547,7 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             node.rule = fragment.rule
             node.category = fragment.category
             node.elementwise = fragment.elementwise
-            node.allowed = Direction.BOTH
+            node.allowed = both
             node.views = _NO_VIEWS
             node.pass_through = fragment.pass_through
             node.key = fragment.key
@@ -560,6 +565,7 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     if block_ops is not None and (first[0] != block.operations[0].operation
                                   or op != block.operations[count - 1].operation):
         raise _OpsMismatch()
+    return op
 
 
 def _result_slots(g: Graph, values) -> tuple[list[int], tuple[int, ...]]:
