@@ -312,7 +312,7 @@ class _BlockOps:
     for the whole module, nested ops right after their parent), checking that each
     block's first and last op are where the list has them."""
 
-    def __init__(self, ops: list[tuple[ir.Operation, str]]):
+    def __init__(self, ops: Iterable[tuple[ir.Operation, str]]):
         self.rest = iter(ops)
         self._next = self.rest.__next__
 
@@ -329,9 +329,9 @@ class _BlockOps:
 
 
 def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None,
-                ops: list[tuple[ir.Operation, str]] | None = None) -> Graph:
+                ops: Iterable[tuple[ir.Operation, str]] | None = None) -> Graph:
     """`groups`: the module's sdy.sharding_group ops, where the caller knows them;
-    `ops`: Prescan(module, record_ops=True).ops, where the caller has them."""
+    `ops`: Prescan(module, record_ops=True).recorded(), where the caller has them."""
     if ops is not None:
         try:
             return _build_graph(module, table, groups, _BlockOps(ops))
@@ -817,7 +817,7 @@ class Prescan:
     calls (flatten_call_graph), sharding groups (build_graph), constant sources and
     shapers (split_constants), each list in program order.
 
-    With `record_ops`, also `ops`: (op, name) of every op the graph builder visits, in
+    With `record_ops`, also `ops` and their `names`: every op the graph builder visits, in
     the order it visits them (the ops of every func body and of the regions it descends
     into, each followed by what is nested in it), so that building reads each op's name
     once and makes no Python object per op a second time. The builder checks that the
@@ -833,10 +833,13 @@ class Prescan:
         # With record_ops: those of `constants` the builder does not visit (in regions
         # it does not descend into, e.g. a reduce body)
         self.nested_constants: list[tuple[ir.Operation, str]] = []
-        self.ops: list[tuple[ir.Operation, str]] | None = [] if record_ops else None
+        self.ops: list[ir.Operation] | None = [] if record_ops else None
+        self.names: list[str] | None = [] if record_ops else None  # (two lists: no
+        #   tuple per op to make and free)
         wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
             self.constants
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
+        pre_order = ir.WalkOrder.PRE_ORDER
 
         def find(op: ir.Operation) -> ir.WalkResult:
             name = op.name
@@ -850,9 +853,9 @@ class Prescan:
             return advance
 
         if not record_ops:
-            module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
+            module.walk(find, walk_order=pre_order)
             return
-        record = self.ops.append
+        record, record_name = self.ops.append, self.names.append
         # Per op name: None nothing to do, a list to add the op to, or `find` where it
         # has regions the builder does not descend into (asked of the first op of each
         # name; an op of that name with regions after all only makes the list disagree
@@ -861,7 +864,8 @@ class Prescan:
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
-            record((op, name))
+            record(op)
+            record_name(name)
             action = actions.get(name, _MISSING)
             if action is _MISSING:
                 action = actions[name] = (
@@ -878,12 +882,16 @@ class Prescan:
                 action.append(op)
                 return advance
             found = len(constants)
-            op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)  # e.g. a reduce and its body:
+            op.walk(find, walk_order=pre_order)  # e.g. a reduce and its body:
             self.nested_constants.extend(constants[found:])  # searched, not recorded
             return skip
 
         for top in module.regions[0].blocks[0].operations:
-            top.operation.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+            top.operation.walk(visit, walk_order=pre_order)
+
+    def recorded(self) -> Iterator[tuple[ir.Operation, str]]:
+        """(op, name) of the recorded ops (see record_ops), in order."""
+        return zip(self.ops, self.names)
 
 
 def _descended(name: str) -> bool:
@@ -1581,7 +1589,7 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
         scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
     if scan.groups and split_constants(module, scan.constants):
         scan = Prescan(module, record_ops=True)  # the copies are ops to build too
-    g = build_graph(module, table, scan.groups, scan.ops)
+    g = build_graph(module, table, scan.groups, scan.recorded())
     if not scan.groups:
         # Building classified the constant-like ops it met: split constants (and build
         # again) only if one of them has several uses, as split_constants would.
@@ -1592,7 +1600,7 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
             split_constants(module, scan.constants)
         if shared:
             scan = Prescan(module, record_ops=True)
-            g = build_graph(module, table, scan.groups, scan.ops)
+            g = build_graph(module, table, scan.groups, scan.recorded())
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:
