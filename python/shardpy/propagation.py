@@ -25,8 +25,8 @@ import enum
 import gc
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress, islice, repeat
-from operator import and_, attrgetter, contains, not_, or_
+from itertools import chain, compress, islice
+from operator import attrgetter
 from typing import Callable, Iterable, Iterator
 
 from jaxlib.mlir import ir
@@ -162,6 +162,7 @@ class Graph:
         self.shardings: list[TensorSharding | None] = []
         self.slot_nodes: list[list[int]] = []
         self.nodes: list[Node] = []
+        self.irregular: list[int] = []  # nodes with views or a slot that is no tensor
         self.value_slot: dict[ir.Value, int] = {}
         self.grouped = False  # any sharding group (values aliased before their ops)
         self.constraint_uses: dict[ir.Value, list] = {}  # value -> shardings its
@@ -242,6 +243,8 @@ class Graph:
         node.key = self._node_keys.setdefault(node.key, len(self._node_keys))
         index = len(self.nodes)
         self.nodes.append(node)
+        if node.views or -1 in node.slots:
+            self.irregular.append(index)
         slot_nodes = self.slot_nodes
         for slot in node.slots:
             # A slot twice in one node (add %x, %x) lists the node twice: harmless, the
@@ -309,7 +312,7 @@ class _BlockOps:
     for the whole module, nested ops right after their parent), checking that each
     block's first and last op are where the list has them."""
 
-    def __init__(self, ops: list[tuple[ir.Operation, str]]):
+    def __init__(self, ops: Iterable[tuple[ir.Operation, str]]):
         self.rest = iter(ops)
         self._next = self.rest.__next__
 
@@ -326,9 +329,9 @@ class _BlockOps:
 
 
 def build_graph(module: ir.Operation, table: RuleTable, groups: list | None = None,
-                ops: list[tuple[ir.Operation, str]] | None = None) -> Graph:
+                ops: Iterable[tuple[ir.Operation, str]] | None = None) -> Graph:
     """`groups`: the module's sdy.sharding_group ops, where the caller knows them;
-    `ops`: Prescan(module, record_ops=True).ops, where the caller has them."""
+    `ops`: Prescan(module, record_ops=True).recorded(), where the caller has them."""
     if ops is not None:
         try:
             return _build_graph(module, table, groups, _BlockOps(ops))
@@ -402,9 +405,9 @@ def _build_func(g: Graph, func_op) -> None:
     for t, sharding in zip(ftype.results, result_shardings):
         result_slots.append(g.new_slot(shape_of(t), sharding)
                             if isinstance(t, ir.RankedTensorType) else -1)
-    _build_block(g, body)
-    terminator = body.operations[len(body.operations) - 1]
-    for value, result_slot in zip(terminator.operands, result_slots):
+    terminator = _build_block(g, body)  # (saves finding the block's last op again)
+    for value, result_slot in zip(terminator.operands if terminator is not None else (),
+                                  result_slots):
         if result_slot >= 0:
             g.func_links.append(FuncLink(g.slot(value), result_slot))
     g.writers.append(lambda w: _write_func(w, func_op, arg_slots, result_slots))
@@ -418,16 +421,17 @@ def _seed_results(g: Graph, op: ir.Operation) -> list[int]:
     return slots
 
 
-def _build_block(g: Graph, block: ir.Block) -> None:
-    """Every op of `block` into the graph. The hot loop of building: every binding call
-    costs about a microsecond, so each op is read once (name, attributes present,
-    results and their types, operands) and everything derived from its rule is shared
-    per op signature (a Fragment)."""
+def _build_block(g: Graph, block: ir.Block) -> ir.Operation | None:
+    """Every op of `block` into the graph; returns the block's last op (None if it has
+    none). The hot loop of building: every binding call costs about a microsecond, so
+    each op is read once (name, attributes present, results and their types, operands)
+    and everything derived from its rule is shared per op signature (a Fragment)."""
     op_kinds, fragments, value_slot, type_info = g.op_kinds, g._fragments, g.value_slot, \
         g.type_info
     shapes, type_ids, shardings, slot_nodes = g.shapes, g.type_ids, g.shardings, g.slot_nodes
-    nodes, result_writes, grouped = g.nodes, g.result_writes, g.grouped
-    new_node = Node.__new__
+    nodes, result_writes, grouped, irregular = g.nodes, g.result_writes, g.grouped, \
+        g.irregular
+    new_node, both = Node.__new__, Direction.BOTH
     constant_like, constant_slots = g.constant_like, g.constant_slots
     block_ops = g.block_ops
     if block_ops is None:
@@ -435,11 +439,12 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     else:
         count = len(block.operations)
         if not count:
-            return
+            return None
         first = block_ops.take()
         # Taken one by one: the ops nested in a structural op come from the same list.
         # (Should the list end early, so does this loop, and the check below fails.)
         entries = chain((first,), islice(block_ops.rest, count - 1))
+    op = None
     for op, name in entries:
         kind = op_kinds.get(name)
         if kind is None:
@@ -458,31 +463,31 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             attrs = None
             seeded = own_rule = False
         try:
-            values = (op.result,)  # one binding call for the common case
+            value = op.result  # one binding call for the common case: one result
         except ValueError:
-            values = op.results
-        results = []
-        result_types = []
-        for value in values:
+            value = None
+        if value is not None:  # _result_slots, inline for one result
             value_type = value.type
             info = type_info.get(value_type)
             if info is None:
                 info = g.type_of(value_type)
             type_id, shape = info
-            result_types.append(type_id)
+            result_types = (type_id,)
             if grouped and value in value_slot:
-                results.append(value_slot[value])
-                continue
-            if shape is None:
-                slot = -1
-            else:  # g.new_slot(shape, None, type_id), inline
-                slot = len(shapes)
-                shapes.append(shape)
-                type_ids.append(type_id)
-                shardings.append(None)
-                slot_nodes.append([])
-            value_slot[value] = slot
-            results.append(slot)
+                results = [value_slot[value]]
+            else:
+                if shape is None:
+                    slot = -1
+                else:  # g.new_slot(shape, None, type_id), inline
+                    slot = len(shapes)
+                    shapes.append(shape)
+                    type_ids.append(type_id)
+                    shardings.append(None)
+                    slot_nodes.append([])
+                value_slot[value] = slot
+                results = [slot]
+        else:  # no result or several (rare)
+            results, result_types = _result_slots(g, op.results)
         if seeded:
             _seed_from_attr(g, op, attrs, results)
         operands = []
@@ -513,12 +518,16 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             if -1 in operands:
                 operand_types = tuple(type_ids[s] if s >= 0 else g.type_of(v.type)[0]
                                       for s, v in zip(operands, op.operands))
+            elif len(operands) == 2:  # (the usual counts spelled out: cheaper than map)
+                operand_types = (type_ids[operands[0]], type_ids[operands[1]])
+            elif len(operands) == 1:
+                operand_types = (type_ids[operands[0]],)
             else:
                 operand_types = tuple(map(type_ids.__getitem__, operands))
             if kind == _RULE_FROM_SHAPES or attrs is None:
-                key = (name, operand_types, tuple(result_types))
+                key = (name, operand_types, result_types)
             else:
-                key = (name, operand_types, tuple(result_types), tuple(attrs.values()))
+                key = (name, operand_types, result_types, tuple(attrs.values()))
             fragment = fragments.get(key, _MISSING)
             if fragment is _MISSING:
                 fragment = fragments[key] = g.fragment(op, name, attrs, own_rule)
@@ -538,12 +547,14 @@ def _build_block(g: Graph, block: ir.Block) -> None:
             node.rule = fragment.rule
             node.category = fragment.category
             node.elementwise = fragment.elementwise
-            node.allowed = Direction.BOTH
+            node.allowed = both
             node.views = _NO_VIEWS
             node.pass_through = fragment.pass_through
             node.key = fragment.key
             node.inert = inert = fragment.inert
             nodes.append(node)
+            if -1 in slots:
+                irregular.append(index)
             if not inert:  # (an inert node is never visited: no neighbour queues it)
                 for slot in slots:
                     if slot >= 0:
@@ -554,6 +565,22 @@ def _build_block(g: Graph, block: ir.Block) -> None:
     if block_ops is not None and (first[0] != block.operations[0].operation
                                   or op != block.operations[count - 1].operation):
         raise _OpsMismatch()
+    return op
+
+
+def _result_slots(g: Graph, values) -> tuple[list[int], tuple[int, ...]]:
+    """The slots and type ids of an op's results (what _build_block does for one)."""
+    results, result_types = [], []
+    for value in values:
+        type_id, shape = g.type_of(value.type)
+        result_types.append(type_id)
+        if g.grouped and value in g.value_slot:
+            results.append(g.value_slot[value])
+            continue
+        slot = -1 if shape is None else g.new_slot(shape, None, type_id)
+        g.value_slot[value] = slot
+        results.append(slot)
+    return results, tuple(result_types)
 
 
 def _seed_from_attr(g: Graph, op: ir.Operation, attrs, slots: list[int]) -> None:
@@ -790,7 +817,7 @@ class Prescan:
     calls (flatten_call_graph), sharding groups (build_graph), constant sources and
     shapers (split_constants), each list in program order.
 
-    With `record_ops`, also `ops`: (op, name) of every op the graph builder visits, in
+    With `record_ops`, also `ops` and their `names`: every op the graph builder visits, in
     the order it visits them (the ops of every func body and of the regions it descends
     into, each followed by what is nested in it), so that building reads each op's name
     once and makes no Python object per op a second time. The builder checks that the
@@ -806,10 +833,13 @@ class Prescan:
         # With record_ops: those of `constants` the builder does not visit (in regions
         # it does not descend into, e.g. a reduce body)
         self.nested_constants: list[tuple[ir.Operation, str]] = []
-        self.ops: list[tuple[ir.Operation, str]] | None = [] if record_ops else None
+        self.ops: list[ir.Operation] | None = [] if record_ops else None
+        self.names: list[str] | None = [] if record_ops else None  # (two lists: no
+        #   tuple per op to make and free)
         wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
             self.constants
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
+        pre_order = ir.WalkOrder.PRE_ORDER
 
         def find(op: ir.Operation) -> ir.WalkResult:
             name = op.name
@@ -823,9 +853,9 @@ class Prescan:
             return advance
 
         if not record_ops:
-            module.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)
+            module.walk(find, walk_order=pre_order)
             return
-        record = self.ops.append
+        record, record_name = self.ops.append, self.names.append
         # Per op name: None nothing to do, a list to add the op to, or `find` where it
         # has regions the builder does not descend into (asked of the first op of each
         # name; an op of that name with regions after all only makes the list disagree
@@ -834,7 +864,8 @@ class Prescan:
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
-            record((op, name))
+            record(op)
+            record_name(name)
             action = actions.get(name, _MISSING)
             if action is _MISSING:
                 action = actions[name] = (
@@ -851,12 +882,16 @@ class Prescan:
                 action.append(op)
                 return advance
             found = len(constants)
-            op.walk(find, walk_order=ir.WalkOrder.PRE_ORDER)  # e.g. a reduce and its body:
+            op.walk(find, walk_order=pre_order)  # e.g. a reduce and its body:
             self.nested_constants.extend(constants[found:])  # searched, not recorded
             return skip
 
         for top in module.regions[0].blocks[0].operations:
-            top.operation.walk(visit, walk_order=ir.WalkOrder.PRE_ORDER)
+            top.operation.walk(visit, walk_order=pre_order)
+
+    def recorded(self) -> Iterator[tuple[ir.Operation, str]]:
+        """(op, name) of the recorded ops (see record_ops), in order."""
+        return zip(self.ops, self.names)
 
 
 def _descended(name: str) -> bool:
@@ -1004,6 +1039,7 @@ def _next_op(block: ir.Block, op: ir.Operation):
 # Node categories whose visits move the same factors the same ways at every level (all
 # factors both ways, or as a propagation barrier allows).
 LEVEL_FREE = frozenset({"pass_through", "barrier"})
+_IDLE_AT_LEVEL_0 = ("other", "broadcast")
 
 
 class Propagator:
@@ -1018,9 +1054,15 @@ class Propagator:
         self._memo: dict = {}
         # Per node: its last visit changed nothing and none of its slots changed since.
         self._settled: bytearray | None = None
-        self._level_free: bytes | None = None  # per node: category in LEVEL_FREE
-        self._plain: bytes | None = None  # per node: no views, every slot a tensor
-        self._inert: bytes = b""  # per node: Node.inert, never visited
+        # Per node, one byte each (0 or 1), built for the graph's nodes on first use:
+        self._level_free: bytes | None = None  # category in LEVEL_FREE
+        self._plain: bytes | None = None  # no views, every slot a tensor
+        # The same as ints (byte i of the big-endian bytes is node i), so that the start
+        # of each level combines them with one bitwise operation instead of one per node:
+        self._level_free_bits = 0
+        self._inert_bits = 0  # Node.inert: never visited
+        self._idle0_bits = 0  # categories that move nothing at level 0
+        self._ones_bits = 0  # every node
         self._func_result_nodes: list[Node] | None = None
         self._func_result_seen: list = []  # per func result node: a state it left as is
 
@@ -1071,13 +1113,18 @@ class Propagator:
         memo = self._memo
         n = len(nodes)
         if self._plain is None or len(self._plain) != n:
-            self._inert = bytes(map(attrgetter("inert"), nodes))
             # (map over C functions: no Python frame per node)
-            self._level_free = bytes(map(LEVEL_FREE.__contains__,
-                                         map(attrgetter("category"), nodes)))
-            self._plain = bytes(map(not_, map(or_, map(bool, map(attrgetter("views"), nodes)),
-                                              map(contains, map(attrgetter("slots"), nodes),
-                                                  repeat(-1)))))
+            categories = list(map(attrgetter("category"), nodes))
+            self._level_free = bytes(map(LEVEL_FREE.__contains__, categories))
+            plain = bytearray(b"\x01") * n
+            for index in g.irregular:
+                plain[index] = 0
+            self._plain = bytes(plain)
+            self._level_free_bits = int.from_bytes(self._level_free, "big")
+            self._inert_bits = int.from_bytes(bytes(map(attrgetter("inert"), nodes)), "big")
+            self._idle0_bits = int.from_bytes(
+                bytes(map(_IDLE_AT_LEVEL_0.__contains__, categories)), "big")
+            self._ones_bits = int.from_bytes(b"\x01" * n, "big")
         if self._settled is None or len(self._settled) != n:
             self._settled = bytearray(n)
         settled, level_free, plain = self._settled, self._level_free, self._plain
@@ -1085,15 +1132,16 @@ class Propagator:
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
         # Left out: nodes whose visit cannot depend on the level and that are settled
         # (their last visit changed nothing, and none of their slots changed since):
-        # visiting them again would change nothing either.
-        queued = list(map(not_, map(or_, map(and_, settled, level_free), self._inert)))
+        # visiting them again would change nothing either; inert nodes (see Fragment).
+        left_out = (int.from_bytes(settled, "big") & self._level_free_bits) | self._inert_bits
         # At level 0 only pass-through (and forward-only) ops move anything: the others
         # are skipped when popped, and need not be pushed to begin with.
-        idle = ("other", "broadcast") if level == 0 else ()
+        idle = _IDLE_AT_LEVEL_0 if level == 0 else ()
         if idle:
-            queued = list(map(and_, queued, map(not_, map(idle.__contains__, map(
-                attrgetter("category"), nodes)))))
-        stack = list(compress(range(n - 1, -1, -1), reversed(queued)))
+            left_out |= self._idle0_bits
+        start = (self._ones_bits ^ left_out).to_bytes(n, "big")  # (bytes of 0 or 1)
+        queued = list(start)
+        stack = list(compress(range(n - 1, -1, -1), reversed(start)))
         pop, push = stack.pop, stack.append
         sharding_of = shardings.__getitem__
         steps = 0
@@ -1108,8 +1156,18 @@ class Propagator:
             else:  # _visit, inline: the hot loop of propagation
                 steps += 1
                 slots = node.slots
-                key = (node.key, 0 if level_free[index] else level,
-                       *map(id, map(sharding_of, slots)))
+                node_level = 0 if level_free[index] else level
+                # The memo key, spelled out for the common numbers of tensors (building
+                # it is much of a visit's cost): (node.key, level, *ids of the shardings)
+                if len(slots) == 3:
+                    a, b, c = slots
+                    key = (node.key, node_level, id(shardings[a]), id(shardings[b]),
+                           id(shardings[c]))
+                elif len(slots) == 2:
+                    a, b = slots
+                    key = (node.key, node_level, id(shardings[a]), id(shardings[b]))
+                else:
+                    key = (node.key, node_level, *map(id, map(sharding_of, slots)))
                 updates = memo.get(key)
                 if updates is None:
                     updates = memo[key] = self._updates(node, level,
@@ -1449,7 +1507,9 @@ def _write_sharding_attr(writer: Writer, op: ir.Operation, slot: int) -> None:
 
 def _write_func(writer: Writer, func_op, arg_slots: list[int], result_slots: list[int]
                 ) -> None:
-    alone: dict[int, ir.Attribute] = {}  # id(sharding attr) -> {sdy.sharding = attr}
+    # (old dict, id(sharding attr)) -> the new dict: arguments mostly repeat a few dicts
+    # (most of them empty), so each distinct pair is rebuilt once.
+    rebuilt: dict[tuple[ir.Attribute, int], ir.Attribute] = {}
     for key, slots in (("arg_attrs", arg_slots), ("res_attrs", result_slots)):
         attrs = [writer.attr(s) for s in slots]
         if not any(a is not None for a in attrs):
@@ -1461,16 +1521,12 @@ def _write_func(writer: Writer, func_op, arg_slots: list[int], result_slots: lis
             if attr is None:
                 new.append(old_dict)  # rebuilt from its own entries it would be the same
                 continue
-            old_entries = ir.DictAttr(old_dict)
-            if not len(old_entries):  # most arguments: one dict per distinct sharding
-                entry = alone.get(id(attr))
-                if entry is None:
-                    entry = alone[id(attr)] = ir.DictAttr.get({SHARDING_ATTR: attr})
-                new.append(entry)
-                continue
-            entries = {a.name: a.attr for a in old_entries}
-            entries[SHARDING_ATTR] = attr
-            new.append(ir.DictAttr.get(entries))
+            entry = rebuilt.get((old_dict, id(attr)))
+            if entry is None:
+                entries = {a.name: a.attr for a in ir.DictAttr(old_dict)}
+                entries[SHARDING_ATTR] = attr
+                entry = rebuilt[(old_dict, id(attr))] = ir.DictAttr.get(entries)
+            new.append(entry)
         func_op.attributes[key] = ir.ArrayAttr.get(new)
 
 
@@ -1533,7 +1589,7 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
         scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
     if scan.groups and split_constants(module, scan.constants):
         scan = Prescan(module, record_ops=True)  # the copies are ops to build too
-    g = build_graph(module, table, scan.groups, scan.ops)
+    g = build_graph(module, table, scan.groups, scan.recorded())
     if not scan.groups:
         # Building classified the constant-like ops it met: split constants (and build
         # again) only if one of them has several uses, as split_constants would.
@@ -1544,7 +1600,7 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
             split_constants(module, scan.constants)
         if shared:
             scan = Prescan(module, record_ops=True)
-            g = build_graph(module, table, scan.groups, scan.ops)
+            g = build_graph(module, table, scan.groups, scan.recorded())
     if warn_missing_rules:
         for name, loc in g.missing_rules.items():
             if name in ruleless_by_design:
