@@ -172,7 +172,6 @@ class ExplicitReshards:
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
         self._reshards: list[ir.Operation] = []  # every sdy.reshard, found or made
         self._caching: dict[str, str] = {}  # op name -> RuleTable.caching
-        self._handlers = self._structural_handlers()
         # (id(have), id(want)) -> (have, want, what _convert makes): the shardings kept
         # alive so their ids stay theirs.
         self._conversion_kinds: dict = {}
@@ -201,9 +200,9 @@ class ExplicitReshards:
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
         name = op.name
-        handler = self._handlers.get(name)
+        handler = _STRUCTURAL_HANDLERS.get(name)
         if handler is not None:
-            handler(op, func)
+            handler(self, op, func)
         elif name.startswith("sdy."):
             if name == "sdy.reshard":
                 self._reshards.append(op)
@@ -211,48 +210,35 @@ class ExplicitReshards:
         else:
             self._compute_op(op, name)
 
-    def _structural_handlers(self) -> dict:
-        """op name -> what to do with it (ops of other names: _op)."""
-        def func_return(op, func):
-            for i in range(len(op.operands)):
-                self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
+    # -- ops with regions and terminators (_STRUCTURAL_HANDLERS) ---------------------------
+    def _func_return(self, op: ir.Operation, func: ir.Operation) -> None:
+        for i in range(len(op.operands)):
+            self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
 
-        def carried(op, func):  # while, optimization_barrier: operand i becomes result i
-            for i in range(len(op.operands)):
-                self._reshard_to_whole_or(op, i, self.state.of(op.results[i]))
+    def _carried(self, op: ir.Operation, func: ir.Operation) -> None:
+        """while, optimization_barrier: operand i becomes result i."""
+        for i in range(len(op.operands)):
+            self._reshard_to_whole_or(op, i, self.state.of(op.results[i]))
 
-        def manual_computation(op, func):
-            ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
-            for i, attr in enumerate(ins):
-                self._reshard_operand(op, i, self.state.codec.decode(attr, op.location))
+    def _manual_computation(self, op: ir.Operation, func: ir.Operation) -> None:
+        ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
+        for i, attr in enumerate(ins):
+            self._reshard_operand(op, i, self.state.codec.decode(attr, op.location))
 
-        def propagation_barrier(op, func):
-            op.results[0].replace_all_uses_with(op.operands[0])
-            op.erase()
+    def _propagation_barrier(self, op: ir.Operation, func: ir.Operation) -> None:
+        op.results[0].replace_all_uses_with(op.operands[0])
+        op.erase()
 
-        def branch(op, func):
-            # Every device must take the same branch: the index / predicate whole (a
-            # partial sum is finished first). Branch values at their returns.
-            self._reshard_operand(op, 0, None)
+    def _sharding_group(self, op: ir.Operation, func: ir.Operation) -> None:
+        op.erase()
 
-        region_return = lambda op, func: self._region_return(op)  # noqa: E731
-        return {
-            "func.return": func_return,
-            "stablehlo.return": region_return,
-            "sdy.return": region_return,
-            "sdy.sharding_constraint": lambda op, func: self._constraint_to_reshard(op),
-            "sdy.propagation_barrier": propagation_barrier,
-            "sdy.sharding_group": lambda op, func: op.erase(),
-            "stablehlo.while": carried,
-            "stablehlo.optimization_barrier": carried,
-            "sdy.manual_computation": manual_computation,
-            "func.call": lambda op, func: self._call(op),
-            "stablehlo.case": branch,
-            "stablehlo.if": branch,
-        }
+    def _branch(self, op: ir.Operation, func: ir.Operation) -> None:
+        # Every device must take the same branch: the index / predicate whole (a
+        # partial sum is finished first). Branch values at their returns.
+        self._reshard_operand(op, 0, None)
 
     # -- structure --------------------------------------------------------------------
-    def _region_return(self, op: ir.Operation) -> None:
+    def _region_return(self, op: ir.Operation, func: ir.Operation | None = None) -> None:
         parent = op.parent.operation if op.parent is not None else None
         if parent is None:
             return
@@ -271,7 +257,7 @@ class ExplicitReshards:
                 target = without_axes(self.state.codec.decode(attr, parent.location), manual)
                 self._reshard_operand(op, i, target)
 
-    def _call(self, op: ir.Operation) -> None:
+    def _call(self, op: ir.Operation, func: ir.Operation | None = None) -> None:
         callee = self.funcs.get(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
         if callee is None:
             return
@@ -287,7 +273,8 @@ class ExplicitReshards:
         for result, have, want in zip(op.results, produced, wanted):
             self._reshard_result(op, result, have, want)
 
-    def _constraint_to_reshard(self, op: ir.Operation) -> None:
+    def _constraint_to_reshard(self, op: ir.Operation, func: ir.Operation | None = None
+                               ) -> None:
         sharding = self.state.of(op.results[0])
         with op.location, ir.InsertionPoint(op):
             reshard = sdy.ReshardOp(op.operands[0], self.state.codec.encode(sharding))
@@ -699,6 +686,26 @@ class ExplicitReshards:
             return encode_axis_list(reduce), codec.encode(out), self._intern(out)
         out = plain(want, want.dims, want.unreduced)
         return None, codec.encode(out), self._intern(out)
+
+
+# op name -> how ExplicitReshards treats it (other sdy ops are left for later passes;
+# everything else is an op with a rule: _compute_op). Plain functions, not closures
+# over the instance: a cycle would keep every value the pass touched alive until the
+# next garbage collection, and later passes walk a slower module meanwhile.
+_STRUCTURAL_HANDLERS = {
+    "func.return": ExplicitReshards._func_return,
+    "stablehlo.return": ExplicitReshards._region_return,
+    "sdy.return": ExplicitReshards._region_return,
+    "sdy.sharding_constraint": ExplicitReshards._constraint_to_reshard,
+    "sdy.propagation_barrier": ExplicitReshards._propagation_barrier,
+    "sdy.sharding_group": ExplicitReshards._sharding_group,
+    "stablehlo.while": ExplicitReshards._carried,
+    "stablehlo.optimization_barrier": ExplicitReshards._carried,
+    "sdy.manual_computation": ExplicitReshards._manual_computation,
+    "func.call": ExplicitReshards._call,
+    "stablehlo.case": ExplicitReshards._branch,
+    "stablehlo.if": ExplicitReshards._branch,
+}
 
 
 def _decide_moves(plan: OpPlan, operand_shardings, result_shardings) -> None:
