@@ -285,11 +285,20 @@ class ExplicitReshards:
 
     # -- ops with rules -----------------------------------------------------------------
     def _compute_op(self, op: ir.Operation, name: str) -> None:
+        state = self.state
+        if name in SOURCE_OPS:
+            # Made on each device directly in its result sharding (shardpy-to-local).
+            result = op.result
+            self._sources.add(result)
+            have = state.results_of(op, [result], name)[0]
+            closed = self._closed(have)
+            if closed is not have:
+                state.set_results(op, [closed])
+            return
         # Each walk over op.operands / op.results makes new Value objects (a binding
         # call per value): read them once into lists.
         operands = list(op.operands)
         results = list(op.results)
-        state = self.state
         operand_shardings = state.shardings_of(operands)
         result_shardings = state.results_of(op, results, name)
         if len(result_shardings) == 1 and operand_shardings:
@@ -299,13 +308,6 @@ class ExplicitReshards:
             if result is not None and all(s is result for s in operand_shardings) and \
                     not result.unreduced and self._caching_of(name) == "shapes":
                 return
-        if name in SOURCE_OPS:
-            # Made on each device directly in its result sharding (shardpy-to-local).
-            self._sources.add(results[0])
-            closed = [self._closed(s) for s in result_shardings]
-            if any(c is not s for c, s in zip(closed, result_shardings)):
-                state.set_results(op, closed)
-            return
         all_shardings = result_shardings + operand_shardings
         template = None
         placed = False  # anything sharded or partial?
