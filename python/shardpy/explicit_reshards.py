@@ -298,7 +298,10 @@ class ExplicitReshards:
         # Each walk over op.operands / op.results makes new Value objects (a binding
         # call per value): read them once into lists.
         operands = list(op.operands)
-        results = list(op.results)
+        try:
+            results = [op.result]  # one binding call for the usual single result
+        except ValueError:
+            results = list(op.results)
         operand_shardings = state.shardings_of(operands)
         result_shardings = state.results_of(op, results, name)
         if len(result_shardings) == 1 and operand_shardings:
