@@ -89,7 +89,6 @@ def _region_count_fixed(op: ir.Operation):
     return bool(len(op.regions))
 
 
-_NO_RULE_YET = object()  # (a rule may be None: the op has none)
 _LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); shardings are immutable
 
 
@@ -165,7 +164,7 @@ class ExplicitReshards:
         self.table = table
         self.state = ShardingState(module)
         self.warned: set[str] = set()
-        self._rules: dict = {}      # (name, types, attributes) -> rule
+        self._rules: dict = {}      # (name, types, attributes) -> (token, rule)
         self._plans: dict = {}      # (rule key, shardings by identity) -> OpPlan
         self._interned: dict = {}   # sharding -> one object per distinct sharding
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
@@ -326,7 +325,7 @@ class ExplicitReshards:
         if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
         _check_one_mesh(op, template, all_shardings)
-        rule_key, rule = self._rule(op, name, operands, results)
+        rule_token, rule = self._rule(op, name, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
         entry = local_entry(op, name)
@@ -341,7 +340,7 @@ class ExplicitReshards:
         # What the plan's cost reads of this op besides its rule and shardings: operands
         # an iota or constant makes (remade for free) and results nobody reads.
         sources = self._sources
-        plan_key = (rule_key, combine_key, variant, tuple(map(id, operand_shardings)),
+        plan_key = (rule_token, combine_key, variant, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)), tuple([v in sources for v in operands]),
                     tuple([_has_uses(r) for r in results]))
         plan = self._plans.get(plan_key)
@@ -415,19 +414,23 @@ class ExplicitReshards:
         return found[1]
 
     def _rule(self, op: ir.Operation, name: str, operands: list, results: list):
-        """(key, rule): one rule per distinct op name, types and attributes, or per op
+        """(token, rule): one rule per distinct op name, types and attributes, or per op
         where the rule reads more of the IR (a concatenate's producers, a scatter's
-        body, a custom call's users: RuleTable.caching)."""
+        body, a custom call's users: RuleTable.caching). The token, a small int per
+        key, stands for the key in plan keys (hashing the key again would ask each of
+        its types and attributes for its hash again)."""
         attrs = op.attributes
         key = (name, tuple([v.type for v in operands]), tuple([r.type for r in results]))
         caching = self._caching_of(name)
         own_rule = RULE_ATTR in attrs
         if caching != "shapes" or own_rule:  # elementwise: shapes say it all
-            key += tuple([attrs[n] for n in attrs if n != SHARDING_ATTR])
+            # All attributes, the op's sharding among them: reading them by name costs
+            # more, and plans are per sharding anyway (a rule per plan at most).
+            key += tuple(attrs.values())
         if not own_rule and caching == "ir":
             key += (object(),)  # never shared: this op's rule and plans are its own
-        rule = self._rules.get(key, _NO_RULE_YET)
-        if rule is _NO_RULE_YET:
+        found = self._rules.get(key)
+        if found is None:
             if own_rule:
                 rule = OpRule.from_attr(attrs[RULE_ATTR])
             else:
@@ -436,8 +439,8 @@ class ExplicitReshards:
                 entry = local_entry(op)
                 if rule is not None and entry is not None and entry.rule is not None:
                     rule = entry.rule(op, rule)  # how the op is placed on shards
-            self._rules[key] = rule
-        return key, rule
+            found = self._rules[key] = (len(self._rules), rule)
+        return found
 
     def _plan(self, op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
               result_shardings, template: TensorSharding) -> OpPlan:
