@@ -61,6 +61,8 @@ class ShardingCodec:
         self._decoded: dict[ir.Attribute, TensorSharding] = {}
         self._encoded: dict[TensorSharding, ir.Attribute] = {}
         self._valid: set[tuple[TensorSharding, tuple]] = set()  # (sharding, shape) checked
+        # (sdy.sharding attribute, argument or result type) -> its decoded sharding
+        self._per_signature_entry: dict[tuple[ir.Attribute, ir.Type], TensorSharding] = {}
 
     @staticmethod
     def for_module(module: ir.Operation) -> "ShardingCodec":
@@ -132,17 +134,27 @@ class ShardingCodec:
         return self._signature_shardings(func_op, "res_attrs")
 
     def _signature_shardings(self, func_op, key) -> list[TensorSharding | None]:
-        ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
-        types = ftype.inputs if key == "arg_attrs" else ftype.results
+        func_attrs = func_op.attributes
+        ftype = ir.FunctionType(ir.TypeAttr(func_attrs["function_type"]).value)
+        types = list(ftype.inputs if key == "arg_attrs" else ftype.results)
         out: list[TensorSharding | None] = [None] * len(types)
-        if key not in func_op.attributes:
+        if key not in func_attrs:
             return out
-        for i, attrs in enumerate(ir.ArrayAttr(func_op.attributes[key])):
+        loc = None  # read once, where a sharding is new (validation errors point at it)
+        for i, attrs in enumerate(ir.ArrayAttr(func_attrs[key])):
             attrs = ir.DictAttr(attrs)
             if SHARDING_ATTR in attrs:
-                shape = tuple(ir.RankedTensorType(types[i]).shape) if isinstance(
-                    types[i], ir.RankedTensorType) else None
-                out[i] = self.decode(attrs[SHARDING_ATTR], func_op.location, shape)
+                # Signatures repeat (a layer's weights): decoded and validated once per
+                # distinct (sharding, type).
+                attr, arg_type = attrs[SHARDING_ATTR], types[i]
+                found = self._per_signature_entry.get((attr, arg_type))
+                if found is None:
+                    loc = loc or func_op.location
+                    shape = tuple(arg_type.shape) if isinstance(
+                        arg_type, ir.RankedTensorType) else None
+                    found = self._per_signature_entry[(attr, arg_type)] = self.decode(
+                        attr, loc, shape)
+                out[i] = found
         return out
 
 
