@@ -108,9 +108,11 @@ def const_i32(value: int) -> ir.Value:
 
 
 def reducer_region(region: ir.Region, element_type: ir.Type, reducer: str) -> None:
+    """Fill `region` with `^bb0(%a, %b): return reducer(%a, %b)` on scalars (at the
+    current location; made with Operation.create: collectives need thousands)."""
     scalar = ir.RankedTensorType.get([], element_type)
     block = region.blocks.append(scalar, scalar)
-    with ir.InsertionPoint(block):
-        combined = ir.Operation.create(reducer, results=[scalar],
-                                       operands=list(block.arguments)).results[0]
-        stablehlo.ReturnOp([combined])
+    at = ir.InsertionPoint(block)
+    combined = ir.Operation.create(reducer, results=[scalar],
+                                   operands=list(block.arguments), ip=at).result
+    ir.Operation.create("stablehlo.return", operands=[combined], ip=at)
