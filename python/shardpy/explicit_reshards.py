@@ -165,7 +165,7 @@ class ExplicitReshards:
         self.state = ShardingState(module)
         self.warned: set[str] = set()
         self._rules: dict = {}      # (name, types, attributes) -> (token, rule)
-        self._plans: dict = {}      # (rule key, shardings by identity) -> OpPlan
+        self._plans: dict = {}      # (rule token, shardings by identity, ...) -> OpPlan
         self._interned: dict = {}   # sharding -> one object per distinct sharding
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
