@@ -76,17 +76,11 @@ def reduced_axes(lw, op: ir.Operation):
     if sharding is None:
         return None
     attr = op.attributes["dimensions"]
-    dims = _REDUCED_DIMS.get(attr)
+    dims = lw.reduced_dims.get(attr)  # (attributes are uniqued: each read once)
     if dims is None:
-        if len(_REDUCED_DIMS) > 4096:
-            _REDUCED_DIMS.clear()
-        dims = _REDUCED_DIMS[attr] = tuple(ir.DenseI64ArrayAttr(attr))
+        dims = lw.reduced_dims[attr] = tuple(ir.DenseI64ArrayAttr(attr))
     axes = tuple(a for d in dims for a in sharding.dims[d].axes)
     return (sharding, axes) if axes else None
-
-
-# A reduce's `dimensions` attribute -> its dims (attributes are uniqued: read once)
-_REDUCED_DIMS: dict = {}
 
 
 def lower_reduce(lw, op: ir.Operation, kind: str | None = "unknown") -> None:
