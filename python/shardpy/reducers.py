@@ -166,13 +166,19 @@ def is_identity_init(init: ir.Value, reducer: str) -> bool:
     key = (attr, reducer)
     found = _IDENTITY_MEMO.get(key)
     if found is None:
-        if len(_IDENTITY_MEMO) > 4096:
+        # The memo holds attributes, and they their context: it keeps one context's
+        # (a hit is always of the context it holds: a live context's attributes are
+        # not freed, so no other attribute can share their address).
+        context = attr.context
+        if len(_IDENTITY_MEMO) > 4096 or context is not _IDENTITY_MEMO_CONTEXT[0]:
             _IDENTITY_MEMO.clear()
+            _IDENTITY_MEMO_CONTEXT[0] = context
         found = _IDENTITY_MEMO[key] = _holds_identity(attr, reducer, init.type.element_type)
     return found
 
 
 _IDENTITY_MEMO: dict[tuple[ir.Attribute, str], bool] = {}
+_IDENTITY_MEMO_CONTEXT: list = [None]  # the context of the memo's attributes
 
 
 def _holds_identity(attr: ir.Attribute, reducer: str, element_type: ir.Type) -> bool:
