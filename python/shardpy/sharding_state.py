@@ -95,16 +95,14 @@ class ShardingState:
         attrs = op.attributes
         if SHARDING_ATTR not in attrs:  # (not try/except: a missing key raises slowly)
             return [None] * len(results)
-        attr = attrs[SHARDING_ATTR]
-        found = self._per_value.get(attr)
-        if found is None:
-            found = self._decode_per_value(attr, op.location)
-        return list(found)
+        return list(self._decode_per_value(attrs[SHARDING_ATTR], op))
 
-    def _decode_per_value(self, attr: ir.Attribute, loc) -> tuple:
-        """A #sdy.sharding_per_value decoded, once per distinct attribute."""
+    def _decode_per_value(self, attr: ir.Attribute, op: ir.Operation) -> tuple:
+        """`op`'s #sdy.sharding_per_value decoded, once per distinct attribute (the op's
+        location, for errors, read only then)."""
         found = self._per_value.get(attr)
         if found is None:
+            loc = op.location
             found = self._per_value[attr] = tuple(
                 self.codec.decode(a, loc)
                 for a in sdy.TensorShardingPerValueAttr(attr).shardings)
@@ -141,7 +139,7 @@ class ShardingState:
             outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
             return self.codec.decode(outs[index], op.location)
         if SHARDING_ATTR in attrs:
-            return self._decode_per_value(attrs[SHARDING_ATTR], op.location)[index]
+            return self._decode_per_value(attrs[SHARDING_ATTR], op)[index]
         return None
 
     def func_arg_sharding(self, func_op, index: int) -> TensorSharding | None:
