@@ -7,6 +7,14 @@ covers [1, n), the sub-axis "x":(m)k covers [m, m*k). Two refs of the same axis:
   * a contains b when b's interval lies inside a's.
 Sub-axes "x":(1)2 and "x":(2)2 are consecutive and merge into "x" (when x has size 4).
 
+Sub-axes of one axis may come from different decompositions of it: on "x"=6,
+"x":(1)2 is the major digit of 6 = 2*3 (coordinate // 3) and "x":(3)2 the minor digit
+of 6 = 3*2 (coordinate % 2). Their intervals [1, 2) and [3, 6) do not intersect, yet
+the two digits are not independent (devices 0 and 2 agree on both), so one tensor
+cannot be sharded on both. Two refs *coexist* when the end points of both intervals
+divide each other in order (they then lie in one decomposition, as Shardy requires);
+refs that overlap or do not coexist *conflict*.
+
 All functions take the mesh's axis sizes (`Mesh.axis_sizes`) and are memoised: meshes
 have few axes, so propagation asks the same questions many times.
 """
@@ -54,6 +62,34 @@ def overlaps(a: AxisRef, b: AxisRef, sizes: Sizes) -> bool:
 
 
 @lru_cache(maxsize=None)
+def can_coexist(a: AxisRef, b: AxisRef, sizes: Sizes) -> bool:
+    """Do a and b lie in one decomposition of their axis (always, for two axes)? The
+    end points of both intervals, sorted, must each divide the next."""
+    if a.name != b.name:
+        return True
+    points = sorted({*span(a, sizes), *span(b, sizes)})
+    return all(hi % lo == 0 for lo, hi in zip(points, points[1:]))
+
+
+@lru_cache(maxsize=None)
+def conflicts(a: AxisRef, b: AxisRef, sizes: Sizes) -> bool:
+    """a and b cannot shard one tensor together: they overlap or do not coexist."""
+    return a.name == b.name and (overlaps(a, b, sizes) or not can_coexist(a, b, sizes))
+
+
+def chain(refs, sizes: Sizes) -> bool:
+    """Do all `refs` lie in one decomposition of each of their axes?"""
+    points: dict[str, set[int]] = {}
+    for ref in refs:
+        points.setdefault(ref.name, set()).update(span(ref, sizes))
+    for cuts in points.values():
+        ordered = sorted(cuts)
+        if any(hi % lo for lo, hi in zip(ordered, ordered[1:])):
+            return False
+    return True
+
+
+@lru_cache(maxsize=None)
 def prefix_of(a: AxisRef, b: AxisRef, sizes: Sizes) -> bool:
     """a is a prefix of b (or equal): same start, a ends no later than b."""
     if a.name != b.name:
@@ -74,14 +110,19 @@ def contains(a: AxisRef, b: AxisRef, sizes: Sizes) -> bool:
 
 @lru_cache(maxsize=None)
 def prefix_without_overlap(a: AxisRef, b: AxisRef, sizes: Sizes) -> AxisRef | None:
-    """The largest prefix of `a` that does not overlap `b` (None if nothing is left)."""
-    if not overlaps(a, b, sizes):
+    """The largest prefix of `a` that does not conflict with `b` (None if nothing is
+    left): neither overlaps it nor lies in another decomposition of the axis."""
+    if not conflicts(a, b, sizes):
         return a
-    lo1, _ = span(a, sizes)
-    lo2, _ = span(b, sizes)
-    if lo2 <= lo1:
-        return None
-    return from_span(a.name, lo1, lo2, sizes)
+    lo1, hi1 = span(a, sizes)
+    # Prefixes [lo1, end) of a, largest first: end a multiple of lo1 dividing hi1.
+    for end in range(hi1 - 1, lo1, -1):
+        if end % lo1 or hi1 % end:
+            continue
+        prefix = from_span(a.name, lo1, end, sizes)
+        if not conflicts(prefix, b, sizes):
+            return prefix
+    return None
 
 
 def prefix_without_overlap_all(a: AxisRef | None, others, sizes: Sizes) -> AxisRef | None:

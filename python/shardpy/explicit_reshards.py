@@ -543,7 +543,7 @@ class ExplicitReshards:
                     axes = list(fs.axes)
             kept = []
             for ref in axes:
-                if any(aa.overlaps(ref, u, sizes) for u in used):
+                if any(aa.conflicts(ref, u, sizes) for u in used):
                     break
                 kept.append(ref)
             shards = aa.axes_size(kept, sizes)
@@ -862,7 +862,7 @@ def _choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_o
         axes = []
         total = 1
         for ref in candidates[f]:
-            if any(aa.overlaps(ref, u, sizes) for u in used):
+            if any(aa.conflicts(ref, u, sizes) for u in used):
                 break
             size = aa.size(ref, sizes)
             if (rule.factor_sizes[f] % (total * size) or any(
@@ -987,9 +987,9 @@ def _moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes
             if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
                 best = list(fs.axes)
         for ref in best:
-            if ref in moving or any(aa.overlaps(ref, u, sizes) for u in used):
+            if ref in moving or any(aa.conflicts(ref, u, sizes) for u in used):
                 continue
-            if any(aa.overlaps(ref, m, sizes) for m in moving):
+            if any(aa.conflicts(ref, m, sizes) for m in moving):
                 continue
             moving.append(ref)
     if not moving:

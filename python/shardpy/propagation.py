@@ -1398,7 +1398,7 @@ def infer_unreduced(g: Graph) -> None:
             sizes = current.mesh.axes
             taken = [r for d in current.dims for r in d.axes] + list(current.replicated)
             gained = [a for a in missing if a in partial
-                      and not any(aa.overlaps(a, r, sizes) for r in taken)]
+                      and not any(aa.conflicts(a, r, sizes) for r in taken)]
             if gained:
                 order = {n: i for i, n in enumerate(current.mesh.axis_names)}
                 unreduced = tuple(sorted(current.unreduced + tuple(gained),

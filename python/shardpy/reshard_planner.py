@@ -124,14 +124,23 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
         raise ReshardError(f"cannot reshard between meshes ({src} -> {dst})")
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
-    candidates = [_general_plan(src, dst, shape, element_bytes)]
+    candidates = [_general_plan(src, dst, shape, element_bytes)
+                  if aa.chain(src.all_axes() + dst.all_axes(), src.mesh.axes)
+                  else _through_cleared_axes(src, dst, shape, element_bytes)]
     permute = _permute_plan(src, dst, shape, element_bytes)
     if permute is not None:
         candidates.append(permute)
     valid = [p for p in candidates if p is not None]
     if valid:
-        return min(valid, key=lambda p: p.cost)
+        # Bytes first, then the largest buffer a plan makes (a gather then slice moves as
+        # much as a collective_permute of the same shards, with a whole dim in between).
+        return min(valid, key=lambda p: (p.cost, _peak_bytes(p, src, shape, element_bytes)))
     return _last_resort(src, dst, shape, element_bytes)
+
+
+def _peak_bytes(plan: Plan, src: TensorSharding, shape, element_bytes: int) -> int:
+    return max([local_bytes(src, shape, element_bytes)]
+               + [local_bytes(s.result, shape, element_bytes) for s in plan.steps])
 
 
 def _permute_plan(src, dst, shape, element_bytes) -> Plan | None:
@@ -145,6 +154,38 @@ def _permute_plan(src, dst, shape, element_bytes) -> Plan | None:
     result = _with(dst, [list(d.axes) for d in dst.dims], dst.unreduced)
     return Plan([Step("collective_permute", result,
                       cost=float(local_bytes(src, shape, element_bytes)))])
+
+
+def _through_cleared_axes(src, dst, shape, element_bytes) -> Plan | None:
+    """A plan between shardings whose sub-axes lie in different decompositions of an
+    axis ("a":(1)2 against "a":(3)2 on "a"=6): no finer sub-axes express both, so the
+    source first gives up (gathers or sums) every ref of such an axis, along with the
+    axes after it in its dim, and the target is planned from there. One example, on
+    mesh <["a"=6]>:
+
+      [{"a":(1)2}, {}]  --all_gather-->  [{}, {}]  --all_slice-->  [{}, {"a":(3)2}]
+    """
+    sizes = src.mesh.axes
+    src_refs, dst_refs = src.all_axes(), dst.all_axes()
+    clashing = {a.name for a in src_refs for b in dst_refs
+                if a.name == b.name and not aa.chain([a, b], sizes)}
+    if not clashing:  # each of src and dst is a chain on its own, and so are their pairs
+        clashing = {a.name for a in src_refs + dst_refs}
+    dims = []
+    for d in src.dims:
+        kept = list(d.axes)
+        for i, ref in enumerate(kept):
+            if ref.name in clashing:
+                del kept[i:]
+                break
+        dims.append(kept)
+    unreduced = [a for a in src.unreduced if a.name not in clashing]
+    middle = _with(src, dims, unreduced)
+    first = _general_plan(src, middle, shape, element_bytes)
+    second = _general_plan(middle, dst, shape, element_bytes)
+    if first is None or second is None:
+        return None
+    return Plan(first.steps + second.steps)
 
 
 def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
@@ -260,7 +301,7 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
                 continue
             used = {a for dd in cur for a in dd} | set(unreduced)
             for ref in tgt[d][p:]:
-                if ref in used or any(aa.overlaps(ref, u, sizes) for u in used):
+                if ref in used or any(aa.conflicts(ref, u, sizes) for u in used):
                     break
                 if not exact(d, cur[d] + dims[d] + [ref], cur[d]):
                     break
@@ -289,7 +330,7 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     slice_where(lambda d: True)
     # 6. Partial values the target wants from a whole value: zero all but one copy.
     partial = [a for a in want_unreduced if a not in unreduced]
-    if partial and not any(a in d or any(aa.overlaps(a, b, sizes) for b in d)
+    if partial and not any(a in d or any(aa.conflicts(a, b, sizes) for b in d)
                            for d in cur for a in partial):
         def do_partial():
             unreduced.extend(partial)

@@ -137,6 +137,14 @@ class AxisRef:
         lo2, hi2 = other.span(mesh)
         return max(lo1, lo2) < min(hi1, hi2)
 
+    def can_coexist(self, other: "AxisRef", mesh: Mesh) -> bool:
+        """Both lie in one decomposition of the axis (axis_algebra.can_coexist): the end
+        points of their intervals, sorted, each divide the next."""
+        if self.name != other.name:
+            return True
+        points = sorted({*self.span(mesh), *other.span(mesh)})
+        return all(hi % lo == 0 for lo, hi in zip(points, points[1:]))
+
     def coordinate(self, mesh: Mesh, axis_coords: dict[str, int]) -> int:
         """This ref's coordinate for a device whose full-axis coordinates are given."""
         coord = axis_coords[self.name]
@@ -242,6 +250,11 @@ class TensorSharding:
                     if ref.overlaps(prev, self.mesh):
                         what = "is used twice" if ref == prev else f"overlaps {prev}"
                         raise ShardingError(f"axis {ref} in {where} {what}")
+                    if not ref.can_coexist(prev, self.mesh):
+                        raise ShardingError(
+                            f"axis {ref} in {where} and {prev} are sub-axes of different "
+                            f"decompositions of axis \"{ref.name}\" and cannot shard one "
+                            f"tensor together")
                 used.append(ref)
         for i, d in enumerate(self.dims):
             if d.priority is not None and d.priority < 0:

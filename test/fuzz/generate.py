@@ -54,6 +54,21 @@ MESHES = [
     (("a", 2), ("b", 4), ("c", 1)),
 ]
 
+# With Features.odd_meshes: meshes whose sizes have factors 3 and 5 (issue 19), so that
+# one axis splits into sub-axes in several orders ("x":(1)2 and "x":(3)2 on "x"=6).
+ODD_MESHES = [
+    (("x", 6),),
+    (("x", 10),),
+    (("x", 12),),
+    (("x", 18),),
+    (("x", 30),),
+    (("x", 6), ("y", 2)),
+    (("x", 2), ("y", 6)),
+    (("x", 3), ("y", 4)),
+]
+# Dims that such meshes divide (shapes draw them as well on an odd mesh).
+ODD_DIMS = [6, 10, 12, 18, 30, 36, 60]
+
 FLOAT_UNARY = ["negate", "abs", "tanh", "exponential"]
 INT_UNARY = ["negate", "abs"]
 FLOAT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
@@ -128,6 +143,9 @@ class Features:
     # in the generated shardings (issue 6 item 1). Off: every generated sharding divides
     # its dim and every shape is 1, 2, 4 or a multiple of 8.
     uneven_dims: bool = True
+    # Meshes of 6, 10, 12, 18 and 30 devices (ODD_MESHES) now and then, with sub-axes of
+    # one axis in different decompositions on different dims and values (issue 19).
+    odd_meshes: bool = True
     ops: tuple[str, ...] = tuple(OP_WEIGHTS)
 
     def may_stand_for(self, v: Value, a: Value) -> bool:
@@ -179,14 +197,27 @@ class ShardingMaker:
         self.features = features
 
     def axis_choices(self, name: str, size: int):
-        """(text, size) of ways to use axis `name`: whole, or a sub-axis now and then."""
-        out = [(f'"{name}"', size)]
+        """(text, size, (pre, k) or None) of ways to use axis `name`: whole, or a sub-axis
+        now and then."""
+        out = [(f'"{name}"', size, None)]
         if self.features.sub_axes and size >= 4 and self.rng.random() < 0.25:
-            subs = [(pre, k) for pre in (1, 2, 4) for k in (2, 4)
-                    if pre * k <= size and size % (pre * k) == 0 and (pre, k) != (1, size)]
-            pre, k = self.rng.choice(subs)
-            out = [(f'"{name}":({pre}){k}', k)]
+            pre, k = self.rng.choice(sub_axes(size))
+            out = [(f'"{name}":({pre}){k}', k, (pre, k))]
         return out
+
+    def another_sub_axis(self, name: str, size: int, taken):
+        """A sub-axis of `name` that can shard the same tensor as the sub-axes `taken`
+        ((pre, k) pairs): not overlapping them and in one decomposition with them. On
+        "x"=6 after "x":(1)2 that is "x":(2)3 (never "x":(3)2, the minor digit of 3*2).
+        None now and then, or when there is none."""
+        if not taken or any(t is None for t in taken) or self.rng.random() < 0.5:
+            return None
+        options = [(pre, k) for pre, k in sub_axes(size)
+                   if all(fits_with(pre, k, t) for t in taken)]
+        if not options:
+            return None
+        pre, k = self.rng.choice(options)
+        return f'"{name}":({pre}){k}', k, (pre, k)
 
     def random(self, shape, *, allow_open: bool = True, unreduced: frozenset = frozenset(),
                shard_prob: float = 0.55) -> str:
@@ -195,7 +226,7 @@ class ShardingMaker:
         free = [(n, s) for n, s in self.mesh if s > 1]
         rng.shuffle(free)
         dims = []
-        used = set()
+        used: dict[str, list] = {}  # axis name -> the (pre, k) of its refs (None: whole)
         for n in shape:
             axes = []
             total = 1
@@ -204,14 +235,22 @@ class ShardingMaker:
                 for name, size in list(free):
                     if len(axes) >= want:
                         break
-                    if name in used or name in unreduced:
+                    if name in unreduced:
                         continue
-                    text, k = self.axis_choices(name, size)[0]
+                    if name in used:
+                        if not (self.features.odd_meshes and self.features.sub_axes):
+                            continue
+                        choice = self.another_sub_axis(name, size, used[name])
+                        if choice is None:
+                            continue
+                    else:
+                        choice = self.axis_choices(name, size)[0]
+                    text, k, sub = choice
                     if n % (total * k) and not (self.features.uneven_dims and n >= 2
                                                 and rng.random() < 0.6):
                         continue
                     axes.append(text)
-                    used.add(name)
+                    used.setdefault(name, []).append(sub)
                     total *= k
             is_open = allow_open and self.features.open_dims and rng.random() < 0.2
             parts = axes + (["?"] if is_open else [])
@@ -224,6 +263,22 @@ class ShardingMaker:
 
     def attr(self, shape, **kw) -> str:
         return "#sdy.sharding" + self.random(shape, **kw)
+
+
+def sub_axes(size: int) -> list[tuple[int, int]]:
+    """Every sub-axis (pre, k) of an axis of `size`: k > 1, pre * k divides size, not the
+    whole axis; ordered by (pre, k)."""
+    return [(pre, end // pre) for pre in range(1, size) for end in range(pre * 2, size + 1)
+            if size % end == 0 and end % pre == 0 and (pre, end) != (1, size)]
+
+
+def fits_with(pre: int, k: int, other: tuple[int, int]) -> bool:
+    """Can sub-axes (pre)k and `other` of one axis shard one tensor together? They must
+    not overlap, and the ends of both, sorted, must divide each other in turn."""
+    lo, hi = other[0], other[0] * other[1]
+    points = sorted({pre, pre * k, lo, hi})
+    return max(pre, lo) >= min(pre * k, hi) and all(
+        b % a == 0 for a, b in zip(points, points[1:]))
 
 
 # --------------------------------------------------------------------------- functions
@@ -659,6 +714,8 @@ class FuncBuilder(Issue6Ops):
         for _ in range(50):
             rank = self.rng.randint(1, max_rank)
             dims = NICE_DIMS + UNEVEN_DIMS if self.gen.features.uneven_dims else NICE_DIMS
+            if self.gen.mesh in ODD_MESHES:
+                dims = dims + ODD_DIMS
             shape = tuple(self.rng.choice(dims) for _ in range(rank))
             if math.prod(shape) < MAX_ELEMS:
                 return shape
@@ -906,6 +963,9 @@ class Generator:
     def make_mesh(self):
         rng = self.rng
         self.mesh = rng.choice(MESHES)
+        # Its own stream, so that programs drawing no odd mesh stay as they were.
+        if self.features.odd_meshes and random.Random(f"odd {self.seed}").random() < 0.15:
+            self.mesh = random.Random(f"odd mesh {self.seed}").choice(ODD_MESHES)
         size = math.prod(s for _, s in self.mesh)
         self.device_ids = None
         if self.features.device_ids and size > 1 and rng.random() < 0.25:

@@ -91,6 +91,51 @@ def test_prefix_without_overlap(a, b, expected):
     assert aa.prefix_without_overlap(a, b, X8_Y4) == expected
 
 
+A6_B12 = (("a", 6), ("b", 12))
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (ax("a", 1, 2), ax("a", 2, 3), True),    # 6 = 2*3, both digits
+    (ax("a", 1, 2), ax("a", 3, 2), False),   # major of 2*3, minor of 3*2: not independent
+    (ax("a", 1, 3), ax("a", 2, 3), False),   # [1,3) and [2,6): 2 does not divide 3
+    (ax("a", 1, 3), ax("a", 3, 2), True),
+    (ax("a"), ax("a", 3, 2), True),           # overlapping, yet in one decomposition
+    (ax("b", 1, 2), ax("b", 6, 2), True),     # 12 = 2*3*2: a gap of 3 between them
+    (ax("b", 1, 4), ax("b", 6, 2), False),    # 4 and 6 do not divide each other
+    (ax("b", 2, 3), ax("b", 1, 4), False),
+    (ax("a", 1, 2), ax("b", 3, 2), True),     # other axes always coexist
+])
+def test_can_coexist_means_one_decomposition(a, b, expected):
+    assert aa.can_coexist(a, b, A6_B12) == expected
+    assert aa.can_coexist(b, a, A6_B12) == expected
+    assert a.can_coexist(b, Mesh(A6_B12)) == expected
+    assert aa.conflicts(a, b, A6_B12) == (aa.overlaps(a, b, A6_B12) or not expected)
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (ax("a", 1, 2), ax("a", 3, 2), None),             # no prefix of "a":(1)2 fits
+    (ax("a", 3, 2), ax("a", 1, 2), None),
+    (ax("a", 1, 3), ax("a", 2, 3), None),
+    (ax("a"), ax("a", 3, 2), ax("a", 1, 3)),          # nested: as before
+    (ax("b"), ax("b", 6, 2), ax("b", 1, 6)),
+    (ax("b"), ax("b", 4, 3), ax("b", 1, 4)),
+    (ax("b", 1, 6), ax("b", 1, 4), None),              # overlaps at its start
+    (ax("b"), ax("b", 2, 3), ax("b", 1, 2)),
+])
+def test_prefix_without_overlap_leaves_no_conflict(a, b, expected):
+    got = aa.prefix_without_overlap(a, b, A6_B12)
+    assert got == expected
+    if got is not None:
+        assert not aa.conflicts(got, b, A6_B12) and aa.prefix_of(got, a, A6_B12)
+
+
+def test_chain_of_refs():
+    assert aa.chain([ax("b", 1, 2), ax("b", 2, 3), ax("b", 6, 2)], A6_B12)
+    assert aa.chain([ax("b", 1, 2), ax("b", 4, 3)], A6_B12)  # 2 | 4: a gap of 2
+    assert not aa.chain([ax("b", 1, 4), ax("b", 6, 2)], A6_B12)
+    assert aa.chain([ax("a", 1, 2), ax("b", 4, 3)], A6_B12)
+
+
 def test_prefix_without_overlap_all():
     others = [ax("y"), ax("x", 4, 2)]
     assert aa.prefix_without_overlap_all(ax("x"), others, X8_Y4) == ax("x", 1, 4)

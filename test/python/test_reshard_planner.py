@@ -250,14 +250,20 @@ def random_sharding(mesh, rng: random.Random, rank: int, allow_unreduced: bool):
             refs += [AxisRef(name, (1, 2)), AxisRef(name, (2, size // 2))]
         else:
             refs.append(AxisRef(name))
+    return placed(refs, mesh, rng, rank, allow_unreduced, (0.5, 0.65))
+
+
+def placed(refs, mesh, rng, rank, allow_unreduced, odds) -> TensorSharding:
+    """`refs` shuffled, each on a random dim (below odds[0]), partial (below odds[1]) or
+    unused."""
     rng.shuffle(refs)
     dims = [[] for _ in range(rank)]
     unreduced = []
     for ref in refs:
         choice = rng.random()
-        if choice < 0.5:
+        if choice < odds[0]:
             dims[rng.randrange(rank)].append(ref)
-        elif choice < 0.65 and allow_unreduced:
+        elif choice < odds[1] and allow_unreduced:
             unreduced.append(ref)
     return TensorSharding(mesh, tuple(DimSharding(tuple(d)) for d in dims),
                           unreduced=tuple(unreduced), mesh_name="mesh")
@@ -286,4 +292,90 @@ def test_random_plans_reach_the_target_layout(seed):
     except ValueError:  # a kept partial axis overlaps an axis the target shards on
         pass
     shape = tuple(8 * rng.choice([1, 2]) for _ in range(rank))
+    check_plan(src, dst, shape, seed)
+
+
+# --------------------------------------------------------------------------- issue 19
+# Sub-axes of different decompositions of one axis: on "a"=6, "a":(1)2 is the major
+# digit of 2*3 and "a":(3)2 the minor digit of 3*2. No finer sub-axes express both.
+
+MESH_A6 = Mesh((("a", 6),))
+
+
+def test_sub_axes_of_two_decompositions_go_through_the_whole_axis():
+    # The issue's wrong answer: dim 0 on "a":(1)2 to dim 1 on "a":(3)2.
+    src = sharding(MESH_A6, [AxisRef("a", (1, 2))], [])
+    dst = sharding(MESH_A6, [], [AxisRef("a", (3, 2))])
+    plan = plan_reshard(src, dst, (4, 6))
+    assert [s.kind for s in plan.steps] == ["all_gather", "all_slice"]
+    check_plan(src, dst, (4, 6), 0)
+
+
+def test_sub_axes_that_overlap_across_decompositions_make_no_size_one_sub_axis():
+    # "a":(1)3 and "a":(2)3 overlap on [2, 3): refining them made "a":(2)1.
+    src = sharding(MESH_A6, [AxisRef("a", (1, 3))], [])
+    dst = sharding(MESH_A6, [], [AxisRef("a", (2, 3))])
+    plan = plan_reshard(src, dst, (6, 6))
+    for step in plan.steps:
+        step.result.validate((6, 6))
+    check_plan(src, dst, (6, 6), 0)
+
+
+def test_same_shard_counts_in_two_decompositions_are_one_collective_permute():
+    src = sharding(MESH_A6, [AxisRef("a", (1, 2))], [])
+    dst = sharding(MESH_A6, [AxisRef("a", (3, 2))], [])
+    plan = plan_reshard(src, dst, (6, 6))
+    assert [s.kind for s in plan.steps] == ["collective_permute"]
+    check_plan(src, dst, (6, 6), 0)
+
+
+def test_partial_sums_over_another_decomposition_are_summed_first():
+    src = sharding(MESH_A6, [], [], unreduced=[AxisRef("a", (1, 2))])
+    dst = sharding(MESH_A6, [AxisRef("a", (3, 2))], [])
+    plan = plan_reshard(src, dst, (6, 6))
+    for step in plan.steps:
+        step.result.validate((6, 6))
+    check_plan(src, dst, (6, 6), 0)
+
+
+def _decomposition_refs(name, size, rng):
+    """The pieces of one random decomposition of an axis: a chain of divisors from 1 to
+    size, each step a sub-axis (or the whole axis)."""
+    points = [1]
+    while points[-1] < size:
+        rest = size // points[-1]
+        factor = rng.choice([f for f in range(2, rest + 1) if rest % f == 0])
+        points.append(points[-1] * factor)
+    return [AxisRef(name) if (lo, hi) == (1, size) else AxisRef(name, (lo, hi // lo))
+            for lo, hi in zip(points, points[1:])]
+
+
+def random_decomposed_sharding(mesh, rng, rank, allow_unreduced):
+    """Each axis split by a random decomposition; each piece on a random dim, partial
+    (unreduced) or unused. Two calls give sub-axes of different decompositions."""
+    refs = [r for name, size in mesh.axes for r in _decomposition_refs(name, size, rng)]
+    s = placed(refs, mesh, rng, rank, allow_unreduced, (0.55, 0.7))
+    from shardpy.explicit_reshards import plain  # merges consecutive sub-axes, as sdy wants
+
+    return plain(s, s.dims, s.unreduced)
+
+
+ODD_MESHES = [Mesh((("a", 6),)), Mesh((("a", 12),)), Mesh((("a", 30),)),
+              Mesh((("a", 6), ("b", 2))), Mesh((("a", 10),), (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)),
+              Mesh((("a", 2), ("b", 18)))]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_plans_between_decompositions_reach_the_target_layout(seed):
+    rng = random.Random(seed)
+    mesh = rng.choice(ODD_MESHES)
+    rank = rng.randint(1, 3)
+    src = random_decomposed_sharding(mesh, rng, rank, allow_unreduced=True)
+    dst = random_decomposed_sharding(mesh, rng, rank, allow_unreduced=rng.random() < 0.3)
+    src.validate()
+    dst.validate()
+    shape = (mesh.size,) * rank  # the simulator takes even shards
+    plan = plan_reshard(src, dst, shape)
+    for step in plan.steps:
+        step.result.validate(shape)  # every intermediate layout is one sdy accepts
     check_plan(src, dst, shape, seed)

@@ -354,6 +354,16 @@ def test_validate_rejects_overlapping_sub_axes():
         sharding(MESH_8, dim(ax("x", 1, 4)), dim(ax("x", 2, 2))).validate()
 
 
+def test_validate_rejects_sub_axes_of_different_decompositions():
+    # On "x"=6, "x":(1)2 = coordinate // 3 and "x":(3)2 = coordinate % 2: devices 0 and
+    # 2 would hold the same shard of both dims, device 1 another; Shardy rejects it too.
+    mesh6 = Mesh((("x", 6),))
+    with pytest.raises(ShardingError, match=r'"x":\(3\)2 in dimension 1 and "x":\(1\)2 are '
+                                            r'sub-axes of different decompositions'):
+        sharding(mesh6, dim(ax("x", 1, 2)), dim(ax("x", 3, 2))).validate()
+    sharding(mesh6, dim(ax("x", 1, 2)), dim(ax("x", 2, 3))).validate()
+
+
 def test_validate_rejects_sub_axis_overlapping_full_axis():
     with pytest.raises(ShardingError, match=r'"x":\(4\)2 in replicated axes overlaps "x"'):
         sharding(MESH_8, dim("x"), replicated=[ax("x", 4, 2)]).validate()
