@@ -163,6 +163,13 @@ class HostDeviceCountError(RuntimeError):
     pass
 
 
+# XLA:CPU (jaxlib 0.10.2) compiles programs for at most 2048 partitions (beyond:
+# "Multiprocess computations aren't implemented on the CPU backend"), and making host
+# devices takes time that grows faster than their number (16,384: over a minute), so
+# more are never worth asking for.
+MAX_HOST_DEVICES = 2048
+
+
 class BackendError(RuntimeError):
     """XLA or PjRt refused a program (compile or run); the message is XLA's."""
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from math import prod
 from typing import Sequence
 
 import numpy as np
@@ -40,7 +41,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import func, sdy, stablehlo
 
 from . import jaxlib_bridge
-from .arrays import tensor_type
+from .arrays import check_host_memory, host_allocation, tensor_type
 from .diagnostics import ShardpyError
 from .ir_utils import collect_ops, filter_signature_attrs, public_main, zero_attr
 from .sdy_codec import ShardingCodec, encode_axis
@@ -314,10 +315,16 @@ class Executor:
 
     def __init__(self, platform: str = "cpu"):
         self.platform = platform
-        self.client = jaxlib_bridge.get_backend(platform)
+        try:
+            self.client = jaxlib_bridge.get_backend(platform)
+        except RuntimeError as err:  # no such backend on this machine
+            raise ShardpyError(str(err)) from None
 
     def devices(self, count: int) -> list:
-        return jaxlib_bridge.devices_for(self.client, count)
+        try:
+            return jaxlib_bridge.devices_for(self.client, count)
+        except RuntimeError as err:  # too few devices: the message says how many
+            raise ShardpyError(str(err)) from None
 
     def run_per_device(self, module: ir.Operation, global_sig: Signature,
                        inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
@@ -334,9 +341,17 @@ class Executor:
         local_sig = signature(module)
         num_devices = device_count(module, local_sig)
         _check_local_types(local_sig, global_sig)
+        # Host rows hold every device's block: replicated values num_devices times.
+        for lv, gv in zip(local_sig.args + local_sig.results,
+                          global_sig.args + global_sig.results):
+            check_host_memory(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                              f"its blocks on {num_devices} devices")
         # The per-device module's shardings define the layout its @main expects.
-        rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
-                for x, lv in zip(inputs, local_sig.args)]
+        rows = []
+        for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
+            with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                                 f"its blocks on {num_devices} devices"):
+                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices))
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
@@ -482,6 +497,10 @@ def strip_to_body(module: ir.Operation) -> ir.Module:
                 del copy.operation.attributes[name]
         _strip_sdy(copy.operation)
     return copy
+
+
+def _rows_bytes(value: BoundaryValue, num_devices: int) -> int:
+    return num_devices * prod(value.type.shape) * value.type.dtype.itemsize
 
 
 def _check_local_types(local_sig: Signature, global_sig: Signature) -> None:
