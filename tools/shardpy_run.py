@@ -21,7 +21,7 @@ from pathlib import Path
 from shardpy import arrays, irio
 from shardpy.cli import run_tool
 from shardpy.diagnostics import DiagnosticEngine, ShardpyError
-from shardpy.jaxlib_bridge import make_context, request_host_devices
+from shardpy.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_host_devices
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions, registered_passes
 
 DEFAULT_PIPELINE = "shardpy-partition"
@@ -124,6 +124,8 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         global_sig = (runtime.global_signature_of_per_device(op, input_shapes) if per_device
                       else runtime.signature(op))
         arg_types = [v.type for v in global_sig.args]
+        for value in global_sig.args + global_sig.results:  # before any is made
+            arrays.check_host_memory(value.name, value.type)
         inputs = (arrays.load_inputs(args.inputs, arg_types) if args.inputs
                   else arrays.random_inputs(arg_types, args.seed))
         reference_module = None if per_device else op.clone()
@@ -156,6 +158,7 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         elif reference_module is not None:
             num_devices = _reference_devices(context, reference_module)
         if args.platform == "cpu":
+            _check_host_devices(num_devices, args.devices)
             request_host_devices(max(num_devices, args.devices or 0))
         executor = runtime.Executor(args.platform)
         report["devices"] = num_devices
@@ -239,6 +242,20 @@ def _reference_devices(context, module) -> int:
         import_module(meshes)
     sizes = [mesh.size for mesh in module_meshes(meshes).values() if not mesh.is_maximal]
     return max([runtime.device_count(meshes, runtime.signature(meshes))] + sizes)
+
+
+def _check_host_devices(needed: int, requested: int | None) -> None:
+    """More CPU host devices than can be made is an error before any is made."""
+    limit = MAX_HOST_DEVICES
+    if requested is not None and requested > limit:
+        raise ShardpyError(f"--devices {requested} is more than the {limit} CPU host devices "
+                           f"shardpy-run can make (XLA:CPU runs programs on at most {limit}); "
+                           f"pass --devices {limit} or fewer")
+    if needed > limit:
+        raise ShardpyError(f"the program needs {needed} devices (its meshes) but shardpy-run "
+                           f"can make at most {limit} CPU host devices (XLA:CPU runs programs "
+                           f"on at most {limit}); use a smaller mesh, or run on --platform "
+                           f"gpu|tpu with that many devices")
 
 
 def _load_expected(path: Path, count: int):

@@ -1,7 +1,10 @@
 """Host arrays at a program's boundary: dtypes, inputs (.npz or seeded), comparison."""
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 from typing import Sequence
 
@@ -68,23 +71,103 @@ def tensor_type(value_type: ir.Type, what: str, loc: ir.Location | None) -> Tens
     return TensorType(tuple(ranked.shape), dtype, str(ranked.element_type))
 
 
+# Random values are drawn this many elements at a time and cast into the argument's own
+# array: a float32 argument costs its size plus one float64 chunk, not a whole float64
+# copy. The chunks continue one stream, so the values are those of a single draw.
+_DRAW_CHUNK = 1 << 20
+
+
 def random_inputs(types: Sequence[TensorType], seed: int) -> list[np.ndarray]:
     """Deterministic inputs: normal floats, small signed ints, fair booleans."""
     rng = np.random.default_rng(seed)
     arrays = []
-    for t in types:
+    for i, t in enumerate(types):
+        with host_allocation(f"arg{i}", t):
+            check_host_memory(f"arg{i}", t)
+            out = np.empty(t.shape, t.dtype)
+        flat = out.reshape(-1)  # a view: filled in place
         if t.dtype == np.bool_:
-            arrays.append(rng.random(t.shape) < 0.5)
+            _draw(flat, lambda n: rng.random(n) < 0.5)
         elif np.issubdtype(t.dtype, np.unsignedinteger):
-            arrays.append(rng.integers(0, 16, t.shape).astype(t.dtype))
+            _draw(flat, lambda n: rng.integers(0, 16, n))
         elif np.issubdtype(t.dtype, np.integer):
-            arrays.append(rng.integers(-8, 8, t.shape).astype(t.dtype))
+            _draw(flat, lambda n: rng.integers(-8, 8, n))
         elif np.issubdtype(t.dtype, np.complexfloating):
-            arrays.append((rng.standard_normal(t.shape) + 1j * rng.standard_normal(t.shape))
-                          .astype(t.dtype))
+            _draw(flat.real, rng.standard_normal)  # all real parts first, as
+            _draw(flat.imag, rng.standard_normal)  # (normal + 1j * normal) drew them
         else:
-            arrays.append(rng.standard_normal(t.shape).astype(t.dtype))
+            _draw(flat, rng.standard_normal)
+        arrays.append(out)
     return arrays
+
+
+def _draw(flat: np.ndarray, draw) -> None:
+    for start in range(0, flat.size, _DRAW_CHUNK):
+        stop = min(start + _DRAW_CHUNK, flat.size)
+        flat[start:stop] = draw(stop - start)
+
+
+# --------------------------------------------------------------------------- host memory
+
+
+def host_memory_bytes() -> int | None:
+    """This machine's physical memory, or its container's limit where lower (None when
+    neither is known)."""
+    limits = []
+    try:
+        limits.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            limits.append(int(text))
+    return min(limits) if limits else None
+
+
+def format_bytes(count: int) -> str:
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} bytes"
+
+
+def _too_large(name: str, t: TensorType, needed: int, what: str) -> ShardpyError:
+    own = prod(t.shape) * t.dtype.itemsize
+    held = f"; {what} take {needed} bytes, {format_bytes(needed)}," if what else ""
+    limit = host_memory_bytes()
+    memory = f"this machine's {format_bytes(limit)} of memory" if limit else "memory"
+    hint = ("; run the module with smaller shapes (inputs, random or from --inputs, have "
+            "the argument's global shape)" if name.startswith("arg")
+            else "; run the module with smaller shapes")
+    return ShardpyError(
+        f"{name} ({t}, {prod(t.shape)} {t.dtype} elements: {own} bytes, "
+        f"{format_bytes(own)}{held}) does not fit in {memory}{hint}")
+
+
+def check_host_memory(name: str, t: TensorType, needed: int | None = None,
+                      what: str = "") -> None:
+    """Refuse, before allocating, a host array that cannot fit: `needed` bytes (default:
+    one array of type `t`); `what` says what holds them when that is not the array
+    itself (e.g. per-device blocks). `name`: argN (an argument) or outN."""
+    needed = prod(t.shape) * t.dtype.itemsize if needed is None else needed
+    limit = host_memory_bytes()
+    if limit is not None and needed > limit:
+        raise _too_large(name, t, needed, what)
+
+
+@contextmanager
+def host_allocation(name: str, t: TensorType, needed: int | None = None, what: str = ""):
+    """MemoryError inside (the check above passed, but the memory is in use) as the
+    same one-line error."""
+    try:
+        yield
+    except MemoryError:
+        needed = prod(t.shape) * t.dtype.itemsize if needed is None else needed
+        raise _too_large(name, t, needed, what) from None
 
 
 def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:

@@ -29,6 +29,11 @@ def run_tool(name: str, body: Callable[[list[str]], int], argv: list[str] | None
         return 130
     except BrokenPipeError:
         return 1
+    except MemoryError as err:  # what the tools check up front got past them: still no bug
+        detail = f" ({err})" if str(err) else ""
+        print(f"{name}: error: ran out of host memory{detail}; run with smaller shapes",
+              file=sys.stderr)
+        return 1
     except Exception as err:  # a shardpy bug: still one line unless asked for more
         if os.environ.get("SHARDPY_DEBUG"):
             traceback.print_exc()

@@ -92,9 +92,17 @@ class Window:
         return self.size == self.local and all(
             s == k * self.local for k, s in enumerate(self.starts))
 
+    @property
+    def reads_nothing(self) -> bool:
+        """An empty window, or shards of an empty dim (every position is padding): no
+        shard has anything to send, so there are no rounds."""
+        return self.size == 0 or self.local == 0
+
     @cached_property
     def base(self) -> tuple[int, ...]:
         """b(k): the shard holding each window's first position (may be out of range)."""
+        if self.local == 0:
+            return (0,) * self.n
         return tuple(s // self.local for s in self.starts)
 
     @cached_property
@@ -104,6 +112,8 @@ class Window:
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
+        if self.reads_nothing:
+            return ()
         L, S = self.local, self.size
         spans = [(s - b * L, s + S - b * L) for s, b in zip(self.starts, self.base)]
         count = max(-(-end // L) for _, end in spans)  # rounds R
@@ -137,7 +147,7 @@ class Window:
     @cached_property
     def buffer_start(self) -> int:
         """Where each device's buffer starts, relative to b(k) * L."""
-        return self.rounds[0].lo
+        return self.rounds[0].lo if self.rounds else 0
 
     @cached_property
     def offsets(self) -> tuple[int, ...]:
@@ -265,6 +275,8 @@ class Exchanger:
             return value
         vtype = ir.RankedTensorType(value.type)
         shape = list(vtype.shape)
+        if window.reads_nothing:
+            return self._nothing_to_read(value, dim, window, fill)
         groups = replica_groups(mesh, tuple(axes))
         pieces = []
         everyone = frozenset(range(window.n))
@@ -322,6 +334,20 @@ class Exchanger:
         if window.out_of_range and fill is not None and not is_zero(fill):
             buffer = self.mask(buffer, mesh, axes, dim, window, fill)
         return buffer
+
+    @staticmethod
+    def _nothing_to_read(value: ir.Value, dim: int, window: Window,
+                         fill: ir.Value | None) -> ir.Value:
+        """The window where no shard holds any of it: empty, or all padding (`fill`)."""
+        if window.size == 0:
+            return _slice(value, dim, 0, 0)
+        vtype = ir.RankedTensorType(value.type)
+        shape = list(vtype.shape)
+        shape[dim] = window.size
+        out_type = ir.RankedTensorType.get(shape, vtype.element_type)
+        if fill is None or is_zero(fill):
+            return _zeros(out_type)
+        return stablehlo.BroadcastInDimOp(out_type, fill, []).result
 
     def mask(self, value: ir.Value, mesh, axes, dim: int, window: Window,
              fill: ir.Value) -> ir.Value:

@@ -14,6 +14,7 @@ jax itself is imported lazily, and only by the functions that execute programs.
 from __future__ import annotations
 
 import functools
+from math import prod
 import os
 import sys
 from typing import Sequence
@@ -160,6 +161,13 @@ def _hlo_errors(message: str) -> list[tuple[int, int, str]]:
 
 class HostDeviceCountError(RuntimeError):
     pass
+
+
+# XLA:CPU (jaxlib 0.10.2) compiles programs for at most 2048 partitions (beyond:
+# "Multiprocess computations aren't implemented on the CPU backend"), and making host
+# devices takes time that grows faster than their number (16,384: over a minute), so
+# more are never worth asking for.
+MAX_HOST_DEVICES = 2048
 
 
 class BackendError(RuntimeError):
@@ -431,9 +439,40 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
 
     if mesh is None:  # nothing is sharded: the program runs whole where it is called
         return jax.jit(per_device, donate_argnums=tuple(donate))
-    mapped = jax.shard_map(per_device, mesh=mesh, in_specs=tuple(in_specs),
-                           out_specs=tuple(out_specs), check_vma=False)
+    # Values without elements stay out of the shard_map (zeros where they are used):
+    # XLA folds a zero-element argument of the manual body into a constant and then
+    # rejects a body call that none of the manual region's arguments reach.
+    crossing_out = [i for i, (shape, _) in enumerate(local_outs) if has_elements(shape)]
     explicit = any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
+
+    def mapped(*placed):
+        crossing_in = [i for i, x in enumerate(placed) if has_elements(x.shape)]
+        empty_in = {i: (_local_shape(x.shape, in_specs[i], mesh), x.dtype)
+                    for i, x in enumerate(placed) if i not in crossing_in}
+
+        def body(*xs):
+            # The zeros are made here: ones from outside would be captured as arguments.
+            given = iter(xs)
+            full = [jnp.zeros(*empty_in[i]) if i in empty_in else next(given)
+                    for i in range(len(placed))]
+            outs = per_device(*full)
+            return tuple(outs[i] for i in crossing_out)
+
+        outs = [None] * len(local_outs)
+        if crossing_out:
+            got = jax.shard_map(body, mesh=mesh,
+                                in_specs=tuple(in_specs[i] for i in crossing_in),
+                                out_specs=tuple(out_specs[i] for i in crossing_out),
+                                check_vma=False)(*[placed[i] for i in crossing_in])
+            for i, out in zip(crossing_out, got):
+                outs[i] = out
+        for i, (shape, dtype) in enumerate(local_outs):
+            if outs[i] is None:
+                full = tuple(n * _spec_shards(out_specs[i], d, mesh)
+                             for d, n in enumerate(shape))
+                outs[i] = _constrained(jnp.zeros(full, dtype), mesh, out_specs[i],
+                                       explicit)
+        return outs
 
     def run(*xs):
         # Arguments arrive laid out however the caller had them; the program wants the
@@ -443,9 +482,7 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
             if i < len(pad_in) and pad_in[i] is not None:
                 shape, full = pad_in[i]
                 x = jnp.pad(x, [(0, f - n) for n, f in zip(shape, full)])
-            target = jax.sharding.NamedSharding(mesh, spec)
-            placed.append(jax.reshard(x, target) if explicit
-                          else jax.lax.with_sharding_constraint(x, target))
+            placed.append(_constrained(x, mesh, spec, explicit))
         outs = list(mapped(*placed))
         for i, pair in enumerate(pad_out):
             if pair is not None:
@@ -453,3 +490,30 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
         return tuple(outs)
 
     return jax.jit(run, donate_argnums=tuple(donate))
+
+
+def _constrained(x, mesh, spec, explicit: bool):
+    """`x` laid out by `spec` on `mesh` (explicit-sharding meshes need jax.reshard)."""
+    import jax
+
+    target = jax.sharding.NamedSharding(mesh, spec)
+    return jax.reshard(x, target) if explicit else jax.lax.with_sharding_constraint(x, target)
+
+
+def has_elements(shape) -> bool:
+    """Does a value of this shape hold anything (no dim of size zero)?"""
+    return all(n != 0 for n in shape)
+
+
+def _spec_shards(spec, dim: int, mesh) -> int:
+    """Shards of `dim` under a PartitionSpec entry (None, an axis, or a tuple of axes)."""
+    entry = spec[dim] if dim < len(spec) else None
+    if entry is None:
+        return 1
+    names = entry if isinstance(entry, tuple) else (entry,)
+    return prod(mesh.shape[name] for name in names)
+
+
+def _local_shape(shape, spec, mesh) -> tuple[int, ...]:
+    """A device's block of a (whole-shard) global shape under `spec`."""
+    return tuple(n // _spec_shards(spec, d, mesh) for d, n in enumerate(shape))

@@ -406,6 +406,10 @@ class LocalLowering:
         """`value` gathered along `dim` over `axes` (shards in group order: the order in
         which a dim sharded on `axes` numbers them)."""
         shape = list(value.type.shape)
+        if shape[dim] == 0:
+            # Empty shards gather to an empty dim (StableHLO rejects an all_gather
+            # along a dim of size zero): nothing to exchange.
+            return value
         shape[dim] *= prod(a.size(mesh) for a in axes)
         return stablehlo.AllGatherOp(
             [ir.RankedTensorType.get(shape, value.type.element_type)], [value], dim,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from math import prod
 from typing import Sequence
 
 import numpy as np
@@ -40,9 +41,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import func, sdy, stablehlo
 
 from . import jaxlib_bridge
-from .arrays import tensor_type
+from .arrays import check_host_memory, host_allocation, tensor_type
 from .diagnostics import ShardpyError
-from .ir_utils import collect_ops, filter_signature_attrs, public_main
+from .ir_utils import collect_ops, filter_signature_attrs, public_main, zero_attr
 from .sdy_codec import ShardingCodec, encode_axis
 from .sharding import AxisRef, TensorSharding
 
@@ -186,7 +187,10 @@ def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTens
 
 def to_blocks(rows: np.ndarray) -> np.ndarray:
     """Host rows [N, L0, L1...] as the stacked array [N*L0, L1...] (scalars: [N])."""
-    return rows.reshape(-1, *rows.shape[2:]) if rows.ndim >= 2 else rows
+    if rows.ndim < 2:
+        return rows
+    # No -1: numpy cannot infer a dim when another one is zero (tensor<8x0xf32> rows).
+    return rows.reshape(rows.shape[0] * rows.shape[1], *rows.shape[2:])
 
 
 def from_blocks(stacked: np.ndarray, local_shape: Sequence[int], n: int) -> np.ndarray:
@@ -231,8 +235,11 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
     local_out = [ir.RankedTensorType(t) for t in ftype.results]
     stacked_in = [_stacked(t.shape, t.element_type, n) for t in local_in]
     stacked_out = [_stacked(t.shape, t.element_type, n) for t in local_out]
-    row_in = [_stacked(t.shape, t.element_type, 1) for t in local_in]  # = t, or tensor<1>
-    row_out = [_stacked(t.shape, t.element_type, 1) for t in local_out]
+    # Values without elements stay out of the manual region (made as constants where
+    # they are used): XLA folds a zero-element argument of the region's body into a
+    # constant and then rejects a body call that none of its region arguments reach.
+    crossing_in = [i for i, t in enumerate(local_in) if jaxlib_bridge.has_elements(t.shape)]
+    crossing_out = [i for i, t in enumerate(local_out) if jaxlib_bridge.has_elements(t.shape)]
 
     body = wrapped.body
     first = body.operations[0] if len(body.operations) else None
@@ -252,20 +259,44 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
         [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_out])
     entry = main.add_entry_block()
     with ir.InsertionPoint(entry):
-        manual = sdy.ManualComputationOp(
-            stacked_out, list(entry.arguments),
-            sdy.TensorShardingPerValueAttr.get([by_device(t.rank) for t in local_in]),
-            sdy.TensorShardingPerValueAttr.get([by_device(t.rank) for t in local_out]),
-            sdy.ManualAxesAttr.get([ir.StringAttr.get(DEVICES_AXIS)]))
-        block = manual.regions[0].blocks.append(*row_in)
-        with ir.InsertionPoint(block):
-            locals_ = [a if t == a.type else stablehlo.ReshapeOp(t, a).result
-                       for t, a in zip(local_in, block.arguments)]
-            call = func.CallOp(local_out, ir.FlatSymbolRefAttr.get(DEVICE_MAIN), locals_)
-            rows = [r if t == r.type else stablehlo.ReshapeOp(t, r).result
-                    for t, r in zip(row_out, call.results)]
-            sdy.ReturnOp(rows)
-        func.ReturnOp(list(manual.results))
+        returned = [_empty(t) for t in stacked_out]
+        if crossing_out:
+            manual = sdy.ManualComputationOp(
+                [stacked_out[i] for i in crossing_out],
+                [entry.arguments[i] for i in crossing_in],
+                sdy.TensorShardingPerValueAttr.get(
+                    [by_device(local_in[i].rank) for i in crossing_in]),
+                sdy.TensorShardingPerValueAttr.get(
+                    [by_device(local_out[i].rank) for i in crossing_out]),
+                sdy.ManualAxesAttr.get([ir.StringAttr.get(DEVICES_AXIS)]))
+            # A row of each stacked array: the local type itself, or tensor<1>.
+            block = manual.regions[0].blocks.append(
+                *[_stacked(local_in[i].shape, local_in[i].element_type, 1)
+                  for i in crossing_in])
+            with ir.InsertionPoint(block):
+                locals_ = [_empty(t) for t in local_in]
+                for i, a in zip(crossing_in, block.arguments):
+                    t = local_in[i]
+                    locals_[i] = a if t == a.type else stablehlo.ReshapeOp(t, a).result
+                call = func.CallOp(local_out, ir.FlatSymbolRefAttr.get(DEVICE_MAIN),
+                                   locals_)
+                rows = []
+                for i in crossing_out:
+                    row = _stacked(local_out[i].shape, local_out[i].element_type, 1)
+                    r = call.results[i]
+                    rows.append(r if row == r.type else stablehlo.ReshapeOp(row, r).result)
+                sdy.ReturnOp(rows)
+            for i, r in zip(crossing_out, manual.results):
+                returned[i] = r
+        func.ReturnOp(returned)
+
+
+def _empty(value_type: ir.RankedTensorType) -> ir.Value | None:
+    """A constant for a type without elements (None for other types)."""
+    if jaxlib_bridge.has_elements(value_type.shape):
+        return None
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+        value_type, zero_attr(value_type.element_type))).result
 
 
 # --------------------------------------------------------------------------- execution
@@ -284,10 +315,16 @@ class Executor:
 
     def __init__(self, platform: str = "cpu"):
         self.platform = platform
-        self.client = jaxlib_bridge.get_backend(platform)
+        try:
+            self.client = jaxlib_bridge.get_backend(platform)
+        except RuntimeError as err:  # no such backend on this machine
+            raise ShardpyError(str(err)) from None
 
     def devices(self, count: int) -> list:
-        return jaxlib_bridge.devices_for(self.client, count)
+        try:
+            return jaxlib_bridge.devices_for(self.client, count)
+        except RuntimeError as err:  # too few devices: the message says how many
+            raise ShardpyError(str(err)) from None
 
     def run_per_device(self, module: ir.Operation, global_sig: Signature,
                        inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
@@ -304,9 +341,17 @@ class Executor:
         local_sig = signature(module)
         num_devices = device_count(module, local_sig)
         _check_local_types(local_sig, global_sig)
+        # Host rows hold every device's block: replicated values num_devices times.
+        for lv, gv in zip(local_sig.args + local_sig.results,
+                          global_sig.args + global_sig.results):
+            check_host_memory(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                              f"its blocks on {num_devices} devices")
         # The per-device module's shardings define the layout its @main expects.
-        rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
-                for x, lv in zip(inputs, local_sig.args)]
+        rows = []
+        for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
+            with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                                 f"its blocks on {num_devices} devices"):
+                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices))
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
@@ -452,6 +497,10 @@ def strip_to_body(module: ir.Operation) -> ir.Module:
                 del copy.operation.attributes[name]
         _strip_sdy(copy.operation)
     return copy
+
+
+def _rows_bytes(value: BoundaryValue, num_devices: int) -> int:
+    return num_devices * prod(value.type.shape) * value.type.dtype.itemsize
 
 
 def _check_local_types(local_sig: Signature, global_sig: Signature) -> None:

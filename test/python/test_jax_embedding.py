@@ -204,3 +204,33 @@ def test_uneven_dims_at_the_boundary(mesh):
     for g, e in zip(got, want):
         assert g.shape == e.shape
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-5, atol=1e-5)
+
+
+def _empty_dims(x, y, z):
+    """Size-zero dims through the ops JAX programs use on them (issue 19, item 3)."""
+    return (x.sum(axis=1),                        # sum over nothing: zeros
+            jnp.max(x, axis=1, initial=-1.0),     # max over nothing: the initial value
+            x.reshape(0, 4),                      # (8, 0) -> (0, 4)
+            x @ y,                                # zero contracting dim: zeros (8, 4)
+            jnp.concatenate([x, z], axis=1),      # an empty operand
+            z[:, 2:2].T,                          # slice to size zero, transpose
+            jnp.broadcast_to(x[None], (3, 8, 0)) * 2.0,
+            jnp.exp(x).sum())
+
+
+@pytest.mark.parametrize("x_spec", [("data", None), (None, "model"), ()])
+def test_size_zero_dims_match_jax_jit(mesh, x_spec):
+    """jnp.zeros((8, 0)) sharded on its non-empty dim, on its empty dim, or replicated:
+    the same values and shapes as jax.jit (empty values do not cross the shard_map,
+    whose manual body XLA would otherwise reject)."""
+    x = jax.device_put(jnp.zeros((8, 0), jnp.float32), named(mesh, *x_spec))
+    y = jax.device_put(jnp.zeros((0, 4), jnp.float32), named(mesh, None, "model"))
+    z = jax.device_put(jnp.arange(32, dtype=jnp.float32).reshape(8, 4),
+                       named(mesh, "data", "model"))
+    shardings = (x.sharding, y.sharding, z.sharding)
+    got = shardpy.jit(_empty_dims, in_shardings=shardings)(x, y, z)
+    want = jax.jit(_empty_dims, in_shardings=shardings)(x, y, z)
+    for g, e in zip(got, want):
+        assert g.shape == e.shape and g.dtype == e.dtype
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+    assert np.all(np.asarray(got[1]) == -1.0) and not np.asarray(got[3]).any()

@@ -1,0 +1,99 @@
+"""Host memory at shardpy-run's boundary (issue 19, item 4): sizes are checked before
+allocating, a MemoryError that gets past the check is the same one-line error, and
+random inputs are drawn without a float64 copy of the whole argument."""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from shardpy import arrays
+from shardpy.arrays import TensorType, check_host_memory, random_inputs
+from shardpy.cli import run_tool
+from shardpy.diagnostics import ShardpyError
+
+F32 = np.dtype(np.float32)
+
+
+def tt(shape, dtype=F32) -> TensorType:
+    return TensorType(tuple(shape), np.dtype(dtype), "t")
+
+
+def whole_draws(types, seed):
+    """What random_inputs drew before it drew in chunks (one call per argument, cast)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in types:
+        if t.dtype == np.bool_:
+            out.append(rng.random(t.shape) < 0.5)
+        elif np.issubdtype(t.dtype, np.unsignedinteger):
+            out.append(rng.integers(0, 16, t.shape).astype(t.dtype))
+        elif np.issubdtype(t.dtype, np.integer):
+            out.append(rng.integers(-8, 8, t.shape).astype(t.dtype))
+        elif np.issubdtype(t.dtype, np.complexfloating):
+            out.append((rng.standard_normal(t.shape) + 1j * rng.standard_normal(t.shape))
+                       .astype(t.dtype))
+        else:
+            out.append(rng.standard_normal(t.shape).astype(t.dtype))
+    return out
+
+
+@pytest.mark.parametrize("chunk", [7, 1000, 1 << 20])
+def test_chunked_draws_keep_the_values_of_whole_draws(monkeypatch, chunk):
+    monkeypatch.setattr(arrays, "_DRAW_CHUNK", chunk)
+    types = [tt(s, d) for d in (np.float32, np.float64, np.float16, ml_dtypes.bfloat16,
+                                np.int8, np.int32, np.uint8, np.bool_, np.complex64)
+             for s in ((3, 5), (), (0, 4), (1500, 7))]
+    for got, want in zip(random_inputs(types, 3), whole_draws(types, 3)):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_too_large_argument_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setattr(arrays, "host_memory_bytes", lambda: 1 << 30)
+    allocated, empty = [], np.empty
+
+    def recording_empty(shape, dtype):
+        allocated.append(shape)
+        return empty(shape, dtype)
+
+    monkeypatch.setattr(arrays.np, "empty", recording_empty)
+    with pytest.raises(ShardpyError) as err:
+        random_inputs([tt((4,)), tt((1 << 20, 512))], 0)
+    assert str(err.value) == (
+        "arg1 (tensor<1048576x512xt>, 536870912 float32 elements: 2147483648 bytes, "
+        "2 GiB) does not fit in this machine's 1 GiB of memory; run the module with "
+        "smaller shapes (inputs, random or from --inputs, have the argument's global shape)")
+    assert (4,) in allocated and (1 << 20, 512) not in allocated
+
+
+def test_blocks_on_devices_are_counted(monkeypatch):
+    monkeypatch.setattr(arrays, "host_memory_bytes", lambda: 1 << 30)
+    check_host_memory("out0", tt((1 << 20, 64)))  # 256 MiB fits
+    with pytest.raises(ShardpyError, match=r"^out0 \(.*256 MiB; its blocks on 8 devices "
+                                           r"take 2147483648 bytes, 2 GiB,\) does not fit"):
+        check_host_memory("out0", tt((1 << 20, 64)), 8 << 28, "its blocks on 8 devices")
+
+
+def test_memory_error_while_allocating_is_the_same_error(monkeypatch):
+    def no_memory(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(arrays.np, "empty", no_memory)
+    with pytest.raises(ShardpyError, match=r"^arg0 \(tensor<8x8xt>, 64 float32 elements: "
+                                           r"256 bytes, 256 bytes\) does not fit"):
+        random_inputs([tt((8, 8))], 0)
+
+
+def test_tools_report_a_stray_memory_error_in_one_line(capsys):
+    def body(argv):
+        raise MemoryError("Unable to allocate 7.28 TiB")
+
+    assert run_tool("shardpy-run", body, []) == 1
+    err = capsys.readouterr().err
+    assert err == ("shardpy-run: error: ran out of host memory (Unable to allocate 7.28 "
+                   "TiB); run with smaller shapes\n")
+
+
+def test_host_memory_is_known_here():
+    assert arrays.host_memory_bytes() > 0
