@@ -93,21 +93,36 @@ _LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); sharding
 
 
 def _placement_key(s: TensorSharding | None):
+    """What places the data: the mesh (its axes and device order, not its symbol's
+    name), axes per dim, partial axes. No sharding, and a replicated one on the empty
+    mesh `<[]>`, mean the same: the whole value on every device."""
     if s is None:
         return None
     found = _LAYOUT_KEYS.get(id(s))
     if found is not None and found[0] is s:
         return found[1]
-    key = (None if not s.unreduced and not any(d.axes for d in s.dims)  # fully replicated
-           else (tuple(d.axes for d in s.dims), frozenset(s.unreduced)))
+    whole = not s.unreduced and not any(d.axes for d in s.dims)
+    key = (None if whole and s.mesh.is_empty
+           else (s.mesh, None) if whole
+           else (s.mesh, tuple(d.axes for d in s.dims), frozenset(s.unreduced)))
     if len(_LAYOUT_KEYS) > 100_000:
         _LAYOUT_KEYS.clear()
     _LAYOUT_KEYS[id(s)] = (s, key)
     return key
 
 
+def _whole(s: TensorSharding) -> bool:
+    """Nothing sharded or partial (on whichever mesh)."""
+    key = _placement_key(s)
+    return key is None or key[1] is None
+
+
 def same_layout(a: TensorSharding | None, b: TensorSharding | None) -> bool:
-    """Equal placement of data: axes per dim and partial axes (flags ignored)."""
+    """Equal placement of data: the same mesh (axes and device order), axes per dim and
+    partial axes (flags ignored). An unannotated value is whole on every device, so it
+    differs from one replicated on a mesh of fewer devices than the program's: a move
+    onto another mesh is never skipped (it may be a relabel that moves nothing; the
+    reshard planner knows)."""
     return a is b or _placement_key(a) == _placement_key(b)
 
 
@@ -315,16 +330,17 @@ class ExplicitReshards:
         placed = False  # anything sharded or partial?
         for s in all_shardings:
             if s is not None:
-                if template is None:
-                    template = s
-                if _placement_key(s) is not None:
+                if template is None or template.mesh.is_empty:
+                    template = s  # (the empty mesh only where no other is named)
+                if not placed and not _whole(s):
                     placed = True
-                    break
+        if template is None:
+            return  # nothing annotated: every device computes the whole op
+        check_one_mesh(op, template, all_shardings)
         if not placed:
             return  # nothing sharded or partial: every device computes the whole op
         if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
-        _check_one_mesh(op, template, all_shardings)
         rule_token, rule = self._rule(op, name, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
@@ -618,10 +634,12 @@ class ExplicitReshards:
             if current is None or not current.unreduced:
                 return
             target = plain(current, current.dims)
-        if same_layout(current, target):
-            return
         if current is None:
+            if _whole(target):
+                return  # whole on every device already
             current = replicated(target, target.rank)
+        elif same_layout(current, target):
+            return
         # One conversion per value and wanted layout, made before its first user (not
         # earlier: a gathered weight lives no longer than needed) and reused by later
         # users its block dominates.
@@ -656,10 +674,12 @@ class ExplicitReshards:
             if have is None or not have.unreduced:
                 return
             want = self._closed(have)  # summed: plain(have), one object per sharding
-        if same_layout(have, want):
+        if have is None:  # the op produced a whole value, on every device
+            if _whole(want):
+                return
+            have = self._intern(replicated(want, want.rank))  # its users want it sharded
+        elif same_layout(have, want):
             return
-        if have is None:  # the op produced a whole value; its users want it sharded
-            have = self._intern(replicated(want, want.rank))
         with op.location, ir.InsertionPoint.after(op):
             final = self._convert(result, have, want)
         result.replace_all_uses_except(final, final.owner.operation)
@@ -922,15 +942,26 @@ def _has_uses(value: ir.Value) -> bool:
     return next(iter(value.uses), None) is not None
 
 
-def _check_one_mesh(op: ir.Operation, template: TensorSharding, shardings) -> None:
-    mesh, mesh_name = template.mesh, template.mesh_name
+def check_one_mesh(op: ir.Operation, template: TensorSharding, shardings) -> None:
+    """The mesh check of an op computed on shards: every value on `template`'s mesh
+    (meshes with the same axes and device order are one mesh whatever their symbols'
+    names; a replicated value on the empty mesh `<[]>` is on every device, so it fits
+    any). Values crossing meshes at calls, region and function results, barriers and
+    manual computations are moved instead (the reshard planner's cross-mesh plans)."""
+    mesh = template.mesh
     for s in shardings:
         # Shardings decoded from one module share their mesh object: compare by
         # identity first (a mesh's equality walks its axes).
-        if s is not None and (s.mesh_name != mesh_name or (s.mesh is not mesh
-                                                         and s.mesh != mesh)):
-            raise ShardpyError(f"'{op.name}' mixes values of different meshes; "
-                               f"partitioning such ops is not supported yet", op.location)
+        if s is not None and s.mesh is not mesh and s.mesh != mesh and not (
+                s.mesh.is_empty and _whole(s)):
+            raise ShardpyError(f"'{op.name}' mixes values of different meshes "
+                               f"({mesh_text(template)} and {mesh_text(s)}); partitioning "
+                               f"such ops is not supported yet", op.location)
+
+
+def mesh_text(sharding: TensorSharding) -> str:
+    """A sharding's mesh as sdy writes it in a sharding: `@name` or `mesh<[...]>`."""
+    return f"@{sharding.mesh_name}" if sharding.mesh_name else f"mesh{sharding.mesh}"
 
 
 def _from_source(value: ir.Value) -> bool:
