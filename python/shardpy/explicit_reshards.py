@@ -34,6 +34,7 @@ from jaxlib.mlir.dialects import sdy
 from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
+from .ir_utils import inline_region_before
 from .local_ops import SOURCE_OPS, local_entry
 from .padding import unevenly_shardable
 from .reducers import reducer_kind
@@ -49,11 +50,11 @@ STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.ca
                                    "sdy.named_computation"})
 
 
-def program_ops(root: ir.Operation, computations: list | None = None
-                ) -> list[ir.Operation]:
+def program_ops(root: ir.Operation, computations: list | None = None,
+                named: list | None = None) -> list[ir.Operation]:
     """Ops of `root`'s regions in program order, descending only into structural ops.
     `computations`, where given, gets the other ops that hold regions (reduce bodies,
-    sort comparators...)."""
+    sort comparators...); `named` the sdy.named_computations."""
     found: list[ir.Operation] = []
     has_regions = _HAS_REGIONS
 
@@ -65,6 +66,8 @@ def program_ops(root: ir.Operation, computations: list | None = None
                     found.append(inner)
                     name = inner.name
                     if name in STRUCTURAL_REGION_OPS:
+                        if named is not None and name == "sdy.named_computation":
+                            named.append(inner)
                         visit(inner)
                     elif computations is not None:
                         regions = has_regions.get(name)
@@ -200,7 +203,13 @@ class ExplicitReshards:
                  if op.operation.name == "func.func"}
         self.funcs = funcs
         computations: list[ir.Operation] = []
-        per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
+        named: list[ir.Operation] = []
+        per_func = [(func, program_ops(func, computations, named)) for func in funcs.values()]
+        if named:
+            for op in named:
+                self._inline_named_computation(op)
+            computations.clear()
+            per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
         _drop_layout_ops_in_computations(computations)
         for func, ops in per_func:
             for op in ops:
@@ -225,6 +234,45 @@ class ExplicitReshards:
             self._compute_op(op, name)
 
     # -- ops with regions and terminators (_STRUCTURAL_HANDLERS) ---------------------------
+    def _inline_named_computation(self, op: ir.Operation) -> None:
+        """An sdy.named_computation is a call inlined (Shardy's export makes it a
+        func.call): its body goes in its place, operands pass through sdy.reshards to
+        `in_shardings` and returned values to `out_shardings` (or, without them, to the
+        results' propagated shardings), so values crossing its boundary onto another
+        mesh are moved like any reshard (the walk then meets these reshards).
+
+        before:
+            %1 = sdy.named_computation<"f">(%0) in_shardings=[<@m2, [{"d"}, {}]>]
+                     out_shardings=[<@m2, [{}, {}]>] (%arg1: tensor<8x16xf32>) {
+              %2 = stablehlo.sine %arg1 ...
+              sdy.return %2 : tensor<8x16xf32>
+            } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+        after:
+            %r = sdy.reshard %0 <@m2, [{"d"}, {}]> : tensor<8x16xf32>
+            %2 = stablehlo.sine %r ...
+            %1 = sdy.reshard %2 <@m2, [{}, {}]> : tensor<8x16xf32>
+        """
+        attrs = op.attributes
+        ins = list(sdy.TensorShardingPerValueAttr(attrs["in_shardings"]).shardings) \
+            if "in_shardings" in attrs else None
+        if "out_shardings" in attrs:
+            outs = list(sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings)
+        elif SHARDING_ATTR in attrs:
+            outs = list(sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings)
+        else:
+            outs = None
+        with op.location:
+            if ins is not None:
+                for i, sharding in enumerate(ins):
+                    with ir.InsertionPoint(op):
+                        op.operands[i] = sdy.ReshardOp(op.operands[i], sharding).result
+            if outs is not None:
+                for result, sharding in zip(op.results, outs):
+                    with ir.InsertionPoint.after(op):
+                        reshard = sdy.ReshardOp(result, sharding)
+                    result.replace_all_uses_except(reshard.result, reshard.operation)
+        inline_region_before(op)
+
     def _func_return(self, op: ir.Operation, func: ir.Operation) -> None:
         for i in range(len(op.operands)):
             self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
@@ -325,10 +373,9 @@ class ExplicitReshards:
             if result is not None and all(s is result for s in operand_shardings) and \
                     not result.unreduced and self._caching_of(name) == "shapes":
                 return
-        all_shardings = result_shardings + operand_shardings
-        template = None
+        template = None  # the op's mesh: its results' (else its operands')
         placed = False  # anything sharded or partial?
-        for s in all_shardings:
+        for s in result_shardings + operand_shardings:
             if s is not None:
                 if template is None or template.mesh.is_empty:
                     template = s  # (the empty mesh only where no other is named)
@@ -336,10 +383,15 @@ class ExplicitReshards:
                     placed = True
         if template is None:
             return  # nothing annotated: every device computes the whole op
-        check_one_mesh(op, template, all_shardings)
-        if not placed:
+        foreign = check_one_mesh(op, template, result_shardings, operand_shardings)
+        if not placed and not foreign:
             return  # nothing sharded or partial: every device computes the whole op
-        if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+        if foreign:
+            # Operands on another mesh are moved onto the op's (the planner's cross-mesh
+            # plans): the op is planned as if they were whole.
+            operand_shardings = [None if f else s
+                                 for f, s in zip(foreign, operand_shardings)]
+        elif name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
         rule_token, rule = self._rule(op, name, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
@@ -378,6 +430,10 @@ class ExplicitReshards:
                                  + FALLBACK_REASONS.get(name, FALLBACK_DEFAULT))
         for i in plan.moved_operands:
             self._reshard_operand(op, i, plan.operands[i])
+        if foreign:
+            for i, moved in enumerate(foreign):
+                if moved and i not in plan.moved_operands:
+                    self._reshard_operand(op, i, plan.operands[i])
         if plan.results_changed:
             state.set_results(op, list(plan.results))
         for i in plan.moved_results:
@@ -942,21 +998,44 @@ def _has_uses(value: ir.Value) -> bool:
     return next(iter(value.uses), None) is not None
 
 
-def check_one_mesh(op: ir.Operation, template: TensorSharding, shardings) -> None:
-    """The mesh check of an op computed on shards: every value on `template`'s mesh
-    (meshes with the same axes and device order are one mesh whatever their symbols'
-    names; a replicated value on the empty mesh `<[]>` is on every device, so it fits
-    any). Values crossing meshes at calls, region and function results, barriers and
-    manual computations are moved instead (the reshard planner's cross-mesh plans)."""
+def check_one_mesh(op: ir.Operation, template: TensorSharding, result_shardings,
+                   operand_shardings) -> list[bool] | None:
+    """The mesh check of an op computed on shards. The op's mesh is `template`'s, its
+    results' (else its operands'): meshes with the same axes and device order are one
+    mesh whatever their symbols' names, and a replicated value on the empty mesh `<[]>`
+    is on every device, so it fits any. Results on two meshes, or operands on two
+    meshes with no result to say where the op runs, are an error; operands on another
+    mesh than the op's results are moved onto it. Returns, where some operand is, which
+    ones (None: all on the op's mesh). Values crossing meshes at calls, region and
+    function results, barriers and manual computations are moved the same way: all of
+    them through the reshard planner's cross-mesh plans."""
     mesh = template.mesh
-    for s in shardings:
+    on_results = any(s is template for s in result_shardings)
+
+    def other(s: TensorSharding | None) -> bool:
         # Shardings decoded from one module share their mesh object: compare by
         # identity first (a mesh's equality walks its axes).
-        if s is not None and s.mesh is not mesh and s.mesh != mesh and not (
-                s.mesh.is_empty and _whole(s)):
-            raise ShardpyError(f"'{op.name}' mixes values of different meshes "
-                               f"({mesh_text(template)} and {mesh_text(s)}); partitioning "
-                               f"such ops is not supported yet", op.location)
+        return s is not None and s.mesh is not mesh and s.mesh != mesh and not (
+            s.mesh.is_empty and _whole(s))
+
+    for s in result_shardings:
+        if other(s):
+            _different_meshes(op, template, s)
+    foreign = None
+    for i, s in enumerate(operand_shardings):
+        if other(s):
+            if not on_results:
+                _different_meshes(op, template, s)
+            if foreign is None:
+                foreign = [False] * len(operand_shardings)
+            foreign[i] = True
+    return foreign
+
+
+def _different_meshes(op: ir.Operation, a: TensorSharding, b: TensorSharding):
+    raise ShardpyError(f"'{op.name}' mixes values of different meshes ({mesh_text(a)} and "
+                       f"{mesh_text(b)}); partitioning such ops is not supported yet",
+                       op.location)
 
 
 def mesh_text(sharding: TensorSharding) -> str:

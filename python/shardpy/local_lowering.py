@@ -380,10 +380,28 @@ class LocalLowering:
         return stablehlo.ChannelHandle.get(handle, 1)
 
     def groups(self, mesh, axes) -> ir.Attribute:
+        """replica_groups of a collective over `axes` of `mesh`. A mesh of fewer devices
+        than the program's: XLA wants every device in one group (of one size), so the
+        devices outside the mesh (holding nothing of its values) make groups of their
+        own, in order; a collective over groups that do not divide them is an error."""
         key = (mesh, tuple(axes))
         found = self._groups.get(key)
         if found is None:
             groups = replica_groups(mesh, key[1])
+            inside = set(mesh.devices)
+            outside = [d for d in range(self.num_devices) if d not in inside]
+            if outside:
+                size = len(groups[0])
+                if len(outside) % size:
+                    at = self._ops[self._at].location if 0 <= self._at < len(self._ops) \
+                        else None
+                    raise ShardpyError(
+                        f"a collective over groups of {size} devices of mesh {mesh} "
+                        f"({mesh.size} devices) cannot run in a program of "
+                        f"{self.num_devices} devices (the other {len(outside)} devices do "
+                        f"not form such groups); not supported yet", at)
+                groups = tuple(groups) + tuple(tuple(outside[i:i + size])
+                                               for i in range(0, len(outside), size))
             found = self._groups[key] = ir.DenseIntElementsAttr.get(
                 np.array(groups, dtype=np.int64))
         return found
