@@ -67,9 +67,9 @@ def permute_rounds(source, target, num_devices: int = 1
     in the source. One collective_permute may send a device's buffer once and give a
     device one buffer, so pairs come in rounds: one round for a permutation of devices
     or a subset of them; a target with more devices than holders of a block (a larger
-    mesh) needs more. Pairs (d, d) (a device keeping its block) appear only in the first
-    round; a round of such pairs alone moves nothing. `num_devices`: the empty mesh's
-    devices (every device)."""
+    mesh) needs more. A pair (d, d) keeps a device's block (collective_permute leaves
+    zeros on devices it gives nothing); a first round of such pairs alone moves nothing.
+    `num_devices`: the empty mesh's devices (every device)."""
     holders: dict[tuple, list[int]] = {}
     for d in mesh_devices(source.mesh, num_devices):
         holders.setdefault(source.shard_index(d), []).append(d)
