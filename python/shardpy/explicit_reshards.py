@@ -386,11 +386,16 @@ class ExplicitReshards:
         foreign = check_one_mesh(op, template, result_shardings, operand_shardings)
         if not placed and not foreign:
             return  # nothing sharded or partial: every device computes the whole op
+        wanted = result_shardings
         if foreign:
-            # Operands on another mesh are moved onto the op's (the planner's cross-mesh
-            # plans): the op is planned as if they were whole.
+            # Values on another mesh are moved (the planner's cross-mesh plans): operands
+            # onto the op's mesh before it, results from it after it; the op is planned
+            # as if they were whole.
+            foreign_operands, foreign_results = foreign
             operand_shardings = [None if f else s
-                                 for f, s in zip(foreign, operand_shardings)]
+                                 for f, s in zip(foreign_operands, operand_shardings)]
+            result_shardings = [None if f else s
+                                for f, s in zip(foreign_results, result_shardings)]
         elif name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
             return
         rule_token, rule = self._rule(op, name, operands, results)
@@ -430,14 +435,20 @@ class ExplicitReshards:
                                  + FALLBACK_REASONS.get(name, FALLBACK_DEFAULT))
         for i in plan.moved_operands:
             self._reshard_operand(op, i, plan.operands[i])
-        if foreign:
-            for i, moved in enumerate(foreign):
-                if moved and i not in plan.moved_operands:
-                    self._reshard_operand(op, i, plan.operands[i])
         if plan.results_changed:
             state.set_results(op, list(plan.results))
         for i in plan.moved_results:
-            self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
+            if not (foreign and foreign[1][i]):
+                self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
+        if foreign:
+            for i, moved in enumerate(foreign[0]):
+                if moved and i not in plan.moved_operands:
+                    self._reshard_operand(op, i, plan.operands[i])
+            if not plan.results_changed:
+                state.set_results(op, list(plan.results))
+            for i, moved in enumerate(foreign[1]):
+                if moved:
+                    self._reshard_result(op, results[i], plan.results[i], wanted[i])
 
     def _caching_of(self, name: str) -> str:
         """RuleTable.caching(name), asked once per op name ("shapes": elementwise)."""
@@ -999,18 +1010,17 @@ def _has_uses(value: ir.Value) -> bool:
 
 
 def check_one_mesh(op: ir.Operation, template: TensorSharding, result_shardings,
-                   operand_shardings) -> list[bool] | None:
-    """The mesh check of an op computed on shards. The op's mesh is `template`'s, its
-    results' (else its operands'): meshes with the same axes and device order are one
-    mesh whatever their symbols' names, and a replicated value on the empty mesh `<[]>`
-    is on every device, so it fits any. Results on two meshes, or operands on two
-    meshes with no result to say where the op runs, are an error; operands on another
-    mesh than the op's results are moved onto it. Returns, where some operand is, which
-    ones (None: all on the op's mesh). Values crossing meshes at calls, region and
-    function results, barriers and manual computations are moved the same way: all of
-    them through the reshard planner's cross-mesh plans."""
+                   operand_shardings) -> tuple[list[bool], list[bool]] | None:
+    """The mesh check of an op computed on shards. The op runs on `template`'s mesh:
+    its first annotated result's, else its first annotated operand's (meshes with the
+    same axes and device order are one mesh whatever their symbols' names; a replicated
+    value on the empty mesh `<[]>` is on every device, so it fits any). Operands and
+    results on another mesh are moved, onto the op's mesh before it and from it after
+    it. Returns, where some value is on another mesh, which operands and which results
+    (None: all on the op's mesh). Values crossing meshes at calls, region and function
+    results, barriers and manual computations are moved the same way: all of them
+    through the reshard planner's cross-mesh plans."""
     mesh = template.mesh
-    on_results = any(s is template for s in result_shardings)
 
     def other(s: TensorSharding | None) -> bool:
         # Shardings decoded from one module share their mesh object: compare by
@@ -1018,29 +1028,16 @@ def check_one_mesh(op: ir.Operation, template: TensorSharding, result_shardings,
         return s is not None and s.mesh is not mesh and s.mesh != mesh and not (
             s.mesh.is_empty and _whole(s))
 
-    for s in result_shardings:
-        if other(s):
-            _different_meshes(op, template, s)
-    foreign = None
-    for i, s in enumerate(operand_shardings):
-        if other(s):
-            if not on_results:
-                _different_meshes(op, template, s)
-            if foreign is None:
-                foreign = [False] * len(operand_shardings)
-            foreign[i] = True
-    return foreign
-
-
-def _different_meshes(op: ir.Operation, a: TensorSharding, b: TensorSharding):
-    raise ShardpyError(f"'{op.name}' mixes values of different meshes ({mesh_text(a)} and "
-                       f"{mesh_text(b)}); partitioning such ops is not supported yet",
-                       op.location)
-
-
-def mesh_text(sharding: TensorSharding) -> str:
-    """A sharding's mesh as sdy writes it in a sharding: `@name` or `mesh<[...]>`."""
-    return f"@{sharding.mesh_name}" if sharding.mesh_name else f"mesh{sharding.mesh}"
+    for s in result_shardings:  # (the common case, one mesh, decided without lists)
+        if s is not None and s.mesh is not mesh and other(s):
+            break
+    else:
+        for s in operand_shardings:
+            if s is not None and s.mesh is not mesh and other(s):
+                break
+        else:
+            return None
+    return [other(s) for s in operand_shardings], [other(s) for s in result_shardings]
 
 
 def _from_source(value: ir.Value) -> bool:
