@@ -40,7 +40,7 @@ from .padding import unevenly_shardable
 from .reducers import reducer_kind
 from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
-from .sharding import AxisRef, DimSharding, TensorSharding
+from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
 from .sharding_state import ShardingState, manual_axes, without_axes
 
 # Regions of these ops hold program data flow (walked); other regions are per-element
@@ -202,6 +202,9 @@ class ExplicitReshards:
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
         self.funcs = funcs
+        # The program's devices (its largest mesh's): where an unannotated value lives.
+        self.num_devices = max([m.size for m in self.state.codec.meshes.values()
+                                if not m.is_maximal] + [1])
         computations: list[ir.Operation] = []
         named: list[ir.Operation] = []
         per_func = [(func, program_ops(func, computations, named)) for func in funcs.values()]
@@ -327,7 +330,7 @@ class ExplicitReshards:
             target = self.state.func_arg_sharding(callee, i)
             current = self.state.of(operand)
             if target is None and current is not None:  # the callee takes whole values
-                target = replicated(current, current.rank)
+                target = self._everywhere(current)
             self._reshard_operand(op, i, target)
         produced = [self.state.func_result_sharding(callee, i) for i in range(len(op.results))]
         wanted = [self.state.of(r) for r in op.results]
@@ -385,7 +388,15 @@ class ExplicitReshards:
             return  # nothing annotated: every device computes the whole op
         foreign = check_one_mesh(op, template, result_shardings, operand_shardings)
         if not placed and not foreign:
-            return  # nothing sharded or partial: every device computes the whole op
+            # Nothing sharded or partial: every device computes the whole op. From values
+            # on a mesh of fewer devices, the others compute garbage: unannotated results
+            # say which mesh they are on (users elsewhere then move them).
+            if None in result_shardings and not template.mesh.is_empty and \
+                    template.mesh.size < self.num_devices:
+                state.set_results(op, [s if s is not None else self._intern(
+                    replicated(template, len(shape_of(r.type))))
+                    for s, r in zip(result_shardings, results)])
+            return
         wanted = result_shardings
         if foreign:
             # Values on another mesh are moved (the planner's cross-mesh plans): operands
@@ -690,17 +701,32 @@ class ExplicitReshards:
         leaves results unannotated where branches disagree or no user asks)."""
         current = self.state.of(op.operands[index])
         if target is None and current is not None:
-            target = replicated(current, current.rank)
+            target = self._everywhere(current)
         self._reshard_operand(op, index, target)
+
+    def _everywhere(self, current: TensorSharding) -> TensorSharding:
+        """The value whole on every device of the program (what an unannotated value
+        is): replicated on its own mesh where that mesh has every device, else on the
+        empty mesh `<[]>` (the devices outside a smaller mesh get it too)."""
+        if current.mesh.is_empty or current.mesh.size >= self.num_devices:
+            return replicated(current, current.rank)
+        return self._intern(TensorSharding.replicated_on(Mesh(), current.rank))
 
     def _reshard_operand(self, op: ir.Operation, index: int,
                          target: TensorSharding | None) -> None:
+        """Give operand `index` of `op` the sharding `target` (None: the value whole,
+        not partial, wherever it is, on every device where its mesh has fewer)."""
         value = op.operands[index]
         current = self.state.of(value)
         if target is None:
-            if current is None or not current.unreduced:
+            if current is None:
                 return
-            target = plain(current, current.dims)
+            if not current.mesh.is_empty and current.mesh.size < self.num_devices:
+                target = self._everywhere(current)
+            elif not current.unreduced:
+                return
+            else:
+                target = plain(current, current.dims)
         if current is None:
             if _whole(target):
                 return  # whole on every device already

@@ -3,7 +3,8 @@ as structural, partitioned and run on 8 CPU devices against the one-device progr
 
 Each case is one boundary (a call's operand, a call's result, a callee's result,
 @main's result, optimization_barrier, while, case, if, manual_computation,
-named_computation, sharding_constraint) where a value on mesh @src must end up on mesh
+named_computation, sharding_constraint, an unannotated result or case index: whole on
+every device) where a value on mesh @src must end up on mesh
 @dst, for pairs of meshes that differ in device order only, in size (a subset of the
 devices, a superset), in axis names only, or in the symbol's name only. Every value
 crossing goes through one path (shardpy-insert-reshards' reshards, whose layouts
@@ -140,6 +141,20 @@ func.func private @body(%x: {T} {{sdy.sharding = #sdy.sharding<@src, SA>}}) -> (
   }} : ({T}) -> {T}
   %1 = stablehlo.tanh %0 : {T}
   return %1 : {T}"""),
+    # Unannotated values are whole on every device: from a mesh of fewer devices, the
+    # others get them too (@main's result, a case index).
+    "unannotated_result": _main(f"%a: {T} {{sdy.sharding = #sdy.sharding<@dst, [{{}}, {{}}]>}}", T, f"""
+  %0 = stablehlo.negate %a : {T}
+  return %0 : {T}"""),
+    "case_index": _main(_src_arg(", %k: tensor<i32> {sdy.sharding = #sdy.sharding<@dst, []>}"), T, f"""
+  %0 = "stablehlo.case"(%k) ({{
+    %s = stablehlo.sine %a : {T}
+    stablehlo.return %s : {T}
+  }}, {{
+    %c = stablehlo.cosine %a : {T}
+    stablehlo.return %c : {T}
+  }}) : (tensor<i32>) -> {T}
+  return %0 : {T}"""),
     "sharding_constraint": _main(_src_arg(), T, f"""
   %0 = sdy.sharding_constraint %a <@dst, SB> : {T}
   %1 = stablehlo.tanh %0 : {T}
