@@ -572,6 +572,10 @@ class LocalLowering:
         out = value
         for i, pairs in enumerate(rounds):
             if i == 0 and all(s == t for s, t in pairs):
+                # A relabel still makes a value of its own, a reshape to the same type
+                # that XLA drops: the lowering keeps one sharding per value, and the
+                # source's stays for its other users.
+                out = stablehlo.ReshapeOp(local_out, value).result
                 continue
             moved = stablehlo.CollectivePermuteOp(
                 value, ir.DenseIntElementsAttr.get(np.array(pairs, dtype=np.int64)),
