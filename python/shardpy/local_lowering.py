@@ -388,8 +388,14 @@ class LocalLowering:
         found = self._groups.get(key)
         if found is None:
             groups = replica_groups(mesh, key[1])
-            inside = set(mesh.devices)
-            outside = [d for d in range(self.num_devices) if d not in inside]
+            outside = []
+            # (num_devices reads the module ahead when asked early: only asked where
+            # some declared mesh is larger, or this one is not declared)
+            declared = self.state.codec.meshes.values()
+            if mesh not in declared or any(m.size > mesh.size for m in declared
+                                           if not m.is_maximal):
+                inside = set(mesh.devices)
+                outside = [d for d in range(self.num_devices) if d not in inside]
             if outside:
                 size = len(groups[0])
                 if len(outside) % size:
