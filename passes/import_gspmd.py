@@ -2,7 +2,9 @@
 
 The first pass of `shardpy-partition`: it lets HLO text from PyTorch/XLA and StableHLO
 from pre-Shardy JAX go through the same pipeline as sdy modules. Modules without GSPMD
-annotations are left as they are.
+annotations are left as they are, except that inlined sdy meshes
+(`#sdy.sharding<mesh<["x"=2]>, ...>`) become `sdy.mesh` symbols first, reusing an
+identical declared one, as Shardy's import does (shardpy.inlined_meshes).
 
 before:
     func.func @main(%arg0: tensor<16x32xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"},

@@ -10,6 +10,18 @@ before:
 after:
     %1 = sdy.all_to_all [{"x"}: 0->1] %0 out_sharding=<@mesh, [{}, {"x"}]> : tensor<8x8xf32>
     %2 = sdy.reduce_scatter [{"y"}, {}] ... (partial sums reduced and split in one step)
+
+Between meshes (a value moved onto another mesh at a call, a region's or a function's
+result, a barrier), the plan's cross-mesh step is an sdy.collective_permute where both
+meshes have the same axes (sdy allows a new device order there), else an sdy.reshard
+between the two meshes that is left in place for shardpy-to-local (the only
+sdy.reshard this pass leaves: same shard shapes on both sides):
+    sdy.mesh @m8 = <["d"=2, "t"=4]>   sdy.mesh @m2 = <["d"=2]>
+    %1 = sdy.reshard %0 <@m2, [{"d"}, {}]> : tensor<8x16xf32>      // %0: <@m8, [{"d"}, {}]>
+  stays as it is (device 1 gets rows 4..7 from device 4 in shardpy-to-local), and
+    %1 = sdy.reshard %0 <@reversed, [{"r"}, {}]> : tensor<12x4xf32>  // %0: <@plain, [{"r"}, {}]>
+  becomes
+    %1 = sdy.collective_permute %0 out_sharding=<@reversed, [{"r"}, {}]> : tensor<12x4xf32>
 """
 from __future__ import annotations
 
@@ -22,7 +34,7 @@ from shardpy import axis_algebra as aa
 from shardpy.diagnostics import warning
 from shardpy.explicit_reshards import plain, program_ops, replicated
 from shardpy.pipeline import register_pass
-from shardpy.reshard_planner import ReshardError, Step, plan_reshard
+from shardpy.reshard_planner import ReshardError, Step, plan_reshard, same_mesh
 from shardpy.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
 from shardpy.sharding_state import ShardingState
 from shardpy.stats import element_bytes
@@ -64,10 +76,11 @@ def _lower(op: ir.Operation, state: ShardingState) -> None:
     if plan.last_resort:
         warning(op.location, f"resharding {source} to {target} gathers the whole value "
                              f"and slices it again (no cheaper sequence found)")
-    current = value
+    current, sharding = value, source
     with op.location, ir.InsertionPoint(op):
         for step in plan.steps:
-            current = _emit(step, current, state)
+            current = _emit(step, current, sharding, state)
+            sharding = step.result
     op.results[0].replace_all_uses_with(current)
     op.erase()
 
@@ -82,10 +95,21 @@ def _merged(per_dim, sizes):
     return out
 
 
-def _emit(step: Step, value: ir.Value, state: ShardingState) -> ir.Value:
+def _emit(step: Step, value: ir.Value, source, state: ShardingState) -> ir.Value:
+    """The op for one step of a plan, taking `value` (sharded `source`) to step.result."""
     codec = state.codec
     result = plain(step.result, step.result.dims, step.result.unreduced)
     out = codec.encode(result)
+    if not same_mesh(source, result) and (step.kind != "collective_permute"
+                                          or source.mesh.axes != result.mesh.axes):
+        # Blocks moved to another mesh whose axes differ (other names or sizes, a
+        # subset of the devices): sdy's collectives stay on one mesh's axes, so this
+        # step stays an sdy.reshard between the meshes, which shardpy-to-local lowers
+        # like a collective_permute (no data moves where every device keeps its block).
+        assert step.kind == "collective_permute", step.kind
+        new = sdy.ReshardOp(value, out)
+        state.remember(new.result, result)
+        return new.result
     sizes = result.mesh.axes
     if step.kind == "all_reduce":
         new = sdy.AllReduceOp(value, encode_axis_list(_merged([step.axes], sizes)[0]), out)

@@ -51,3 +51,43 @@ def group_index(mesh: Mesh, axes: tuple[AxisRef, ...], device: int) -> int:
     for ref in axes:
         index = index * ref.size(mesh) + ref.coordinate(mesh, coords)
     return index
+
+
+def mesh_devices(mesh: Mesh, num_devices: int) -> tuple[int, ...]:
+    """The logical devices of `mesh`; the empty mesh (`<[]>`, whole values on every
+    device) has all `num_devices` of them."""
+    return tuple(range(num_devices)) if mesh.is_empty else mesh.devices
+
+
+def permute_rounds(source, target, num_devices: int = 1
+                   ) -> list[tuple[tuple[int, int], ...]]:
+    """(sender, receiver) pairs taking a value from `source` to `target`, two shardings
+    with equal shard shapes (no unreduced axes), possibly on different meshes: each
+    device of the target gets the block it holds there from a device holding that block
+    in the source. One collective_permute may send a device's buffer once and give a
+    device one buffer, so pairs come in rounds: one round for a permutation of devices
+    or a subset of them; a target with more devices than holders of a block (a larger
+    mesh) needs more. A pair (d, d) keeps a device's block (collective_permute leaves
+    zeros on devices it gives nothing); a first round of such pairs alone moves nothing.
+    `num_devices`: the empty mesh's devices (every device)."""
+    holders: dict[tuple, list[int]] = {}
+    for d in mesh_devices(source.mesh, num_devices):
+        holders.setdefault(source.shard_index(d), []).append(d)
+    waiting = list(mesh_devices(target.mesh, num_devices))
+    rounds = []
+    while waiting:
+        pairs, used, left = [], set(), []
+        for d in waiting:
+            candidates = holders[target.shard_index(d)]
+            if d in candidates and d not in used and not rounds:
+                sender = d
+            else:
+                sender = next((c for c in candidates if c not in used), None)
+            if sender is None:
+                left.append(d)
+                continue
+            used.add(sender)
+            pairs.append((sender, d))
+        rounds.append(tuple(pairs))
+        waiting = left
+    return rounds

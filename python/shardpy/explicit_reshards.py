@@ -34,12 +34,13 @@ from jaxlib.mlir.dialects import sdy
 from . import axis_algebra as aa
 from .diagnostics import ShardpyError, warning
 from .factor_propagation import FactorSharding, TensorFactors, project, unproject
+from .ir_utils import inline_region_before
 from .local_ops import SOURCE_OPS, local_entry
 from .padding import unevenly_shardable
 from .reducers import reducer_kind
 from .rules import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .sdy_codec import SHARDING_ATTR, encode_axis_list
-from .sharding import AxisRef, DimSharding, TensorSharding
+from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
 from .sharding_state import ShardingState, manual_axes, without_axes
 
 # Regions of these ops hold program data flow (walked); other regions are per-element
@@ -49,11 +50,11 @@ STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.ca
                                    "sdy.named_computation"})
 
 
-def program_ops(root: ir.Operation, computations: list | None = None
-                ) -> list[ir.Operation]:
+def program_ops(root: ir.Operation, computations: list | None = None,
+                named: list | None = None) -> list[ir.Operation]:
     """Ops of `root`'s regions in program order, descending only into structural ops.
     `computations`, where given, gets the other ops that hold regions (reduce bodies,
-    sort comparators...)."""
+    sort comparators...); `named` the sdy.named_computations."""
     found: list[ir.Operation] = []
     has_regions = _HAS_REGIONS
 
@@ -65,6 +66,8 @@ def program_ops(root: ir.Operation, computations: list | None = None
                     found.append(inner)
                     name = inner.name
                     if name in STRUCTURAL_REGION_OPS:
+                        if named is not None and name == "sdy.named_computation":
+                            named.append(inner)
                         visit(inner)
                     elif computations is not None:
                         regions = has_regions.get(name)
@@ -93,21 +96,36 @@ _LAYOUT_KEYS: dict[int, tuple] = {}  # id(sharding) -> (sharding, key); sharding
 
 
 def _placement_key(s: TensorSharding | None):
+    """What places the data: the mesh (its axes and device order, not its symbol's
+    name), axes per dim, partial axes. No sharding, and a replicated one on the empty
+    mesh `<[]>`, mean the same: the whole value on every device."""
     if s is None:
         return None
     found = _LAYOUT_KEYS.get(id(s))
     if found is not None and found[0] is s:
         return found[1]
-    key = (None if not s.unreduced and not any(d.axes for d in s.dims)  # fully replicated
-           else (tuple(d.axes for d in s.dims), frozenset(s.unreduced)))
+    whole = not s.unreduced and not any(d.axes for d in s.dims)
+    key = (None if whole and s.mesh.is_empty
+           else (s.mesh, None) if whole
+           else (s.mesh, tuple(d.axes for d in s.dims), frozenset(s.unreduced)))
     if len(_LAYOUT_KEYS) > 100_000:
         _LAYOUT_KEYS.clear()
     _LAYOUT_KEYS[id(s)] = (s, key)
     return key
 
 
+def _whole(s: TensorSharding) -> bool:
+    """Nothing sharded or partial (on whichever mesh)."""
+    key = _placement_key(s)
+    return key is None or key[1] is None
+
+
 def same_layout(a: TensorSharding | None, b: TensorSharding | None) -> bool:
-    """Equal placement of data: axes per dim and partial axes (flags ignored)."""
+    """Equal placement of data: the same mesh (axes and device order), axes per dim and
+    partial axes (flags ignored). An unannotated value is whole on every device, so it
+    differs from one replicated on a mesh of fewer devices than the program's: a move
+    onto another mesh is never skipped (it may be a relabel that moves nothing; the
+    reshard planner knows)."""
     return a is b or _placement_key(a) == _placement_key(b)
 
 
@@ -184,8 +202,17 @@ class ExplicitReshards:
                  for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"}
         self.funcs = funcs
+        # The program's devices (its largest mesh's): where an unannotated value lives.
+        self.num_devices = max([m.size for m in self.state.codec.meshes.values()
+                                if not m.is_maximal] + [1])
         computations: list[ir.Operation] = []
-        per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
+        named: list[ir.Operation] = []
+        per_func = [(func, program_ops(func, computations, named)) for func in funcs.values()]
+        if named:
+            for op in named:
+                self._inline_named_computation(op)
+            computations.clear()
+            per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
         _drop_layout_ops_in_computations(computations)
         for func, ops in per_func:
             for op in ops:
@@ -210,6 +237,45 @@ class ExplicitReshards:
             self._compute_op(op, name)
 
     # -- ops with regions and terminators (_STRUCTURAL_HANDLERS) ---------------------------
+    def _inline_named_computation(self, op: ir.Operation) -> None:
+        """An sdy.named_computation is a call inlined (Shardy's export makes it a
+        func.call): its body goes in its place, operands pass through sdy.reshards to
+        `in_shardings` and returned values to `out_shardings` (or, without them, to the
+        results' propagated shardings), so values crossing its boundary onto another
+        mesh are moved like any reshard (the walk then meets these reshards).
+
+        before:
+            %1 = sdy.named_computation<"f">(%0) in_shardings=[<@m2, [{"d"}, {}]>]
+                     out_shardings=[<@m2, [{}, {}]>] (%arg1: tensor<8x16xf32>) {
+              %2 = stablehlo.sine %arg1 ...
+              sdy.return %2 : tensor<8x16xf32>
+            } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+        after:
+            %r = sdy.reshard %0 <@m2, [{"d"}, {}]> : tensor<8x16xf32>
+            %2 = stablehlo.sine %r ...
+            %1 = sdy.reshard %2 <@m2, [{}, {}]> : tensor<8x16xf32>
+        """
+        attrs = op.attributes
+        ins = list(sdy.TensorShardingPerValueAttr(attrs["in_shardings"]).shardings) \
+            if "in_shardings" in attrs else None
+        if "out_shardings" in attrs:
+            outs = list(sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings)
+        elif SHARDING_ATTR in attrs:
+            outs = list(sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings)
+        else:
+            outs = None
+        with op.location:
+            if ins is not None:
+                for i, sharding in enumerate(ins):
+                    with ir.InsertionPoint(op):
+                        op.operands[i] = sdy.ReshardOp(op.operands[i], sharding).result
+            if outs is not None:
+                for result, sharding in zip(op.results, outs):
+                    with ir.InsertionPoint.after(op):
+                        reshard = sdy.ReshardOp(result, sharding)
+                    result.replace_all_uses_except(reshard.result, reshard.operation)
+        inline_region_before(op)
+
     def _func_return(self, op: ir.Operation, func: ir.Operation) -> None:
         for i in range(len(op.operands)):
             self._reshard_to_whole_or(op, i, self.state.func_result_sharding(func, i))
@@ -264,7 +330,7 @@ class ExplicitReshards:
             target = self.state.func_arg_sharding(callee, i)
             current = self.state.of(operand)
             if target is None and current is not None:  # the callee takes whole values
-                target = replicated(current, current.rank)
+                target = self._everywhere(current)
             self._reshard_operand(op, i, target)
         produced = [self.state.func_result_sharding(callee, i) for i in range(len(op.results))]
         wanted = [self.state.of(r) for r in op.results]
@@ -310,21 +376,39 @@ class ExplicitReshards:
             if result is not None and all(s is result for s in operand_shardings) and \
                     not result.unreduced and self._caching_of(name) == "shapes":
                 return
-        all_shardings = result_shardings + operand_shardings
-        template = None
+        template = None  # the op's mesh: its results' (else its operands')
         placed = False  # anything sharded or partial?
-        for s in all_shardings:
+        for s in result_shardings + operand_shardings:
             if s is not None:
-                if template is None:
-                    template = s
-                if _placement_key(s) is not None:
+                if template is None or template.mesh.is_empty:
+                    template = s  # (the empty mesh only where no other is named)
+                if not placed and not _whole(s):
                     placed = True
-                    break
-        if not placed:
-            return  # nothing sharded or partial: every device computes the whole op
-        if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+        if template is None:
+            return  # nothing annotated: every device computes the whole op
+        foreign = check_one_mesh(op, template, result_shardings, operand_shardings)
+        if not placed and not foreign:
+            # Nothing sharded or partial: every device computes the whole op. From values
+            # on a mesh of fewer devices, the others compute garbage: unannotated results
+            # say which mesh they are on (users elsewhere then move them).
+            if None in result_shardings and not template.mesh.is_empty and \
+                    template.mesh.size < self.num_devices:
+                state.set_results(op, [s if s is not None else self._intern(
+                    replicated(template, len(shape_of(r.type))))
+                    for s, r in zip(result_shardings, results)])
             return
-        _check_one_mesh(op, template, all_shardings)
+        wanted = result_shardings
+        if foreign:
+            # Values on another mesh are moved (the planner's cross-mesh plans): operands
+            # onto the op's mesh before it, results from it after it; the op is planned
+            # as if they were whole.
+            foreign_operands, foreign_results = foreign
+            operand_shardings = [None if f else s
+                                 for f, s in zip(foreign_operands, operand_shardings)]
+            result_shardings = [None if f else s
+                                for f, s in zip(foreign_results, result_shardings)]
+        elif name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+            return
         rule_token, rule = self._rule(op, name, operands, results)
         # How reductions combine matters too (a sum leaves partials, a max finishes
         # itself), and it depends on the op's body, which the rule key does not hold.
@@ -365,7 +449,17 @@ class ExplicitReshards:
         if plan.results_changed:
             state.set_results(op, list(plan.results))
         for i in plan.moved_results:
-            self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
+            if not (foreign and foreign[1][i]):
+                self._reshard_result(op, results[i], plan.results[i], result_shardings[i])
+        if foreign:
+            for i, moved in enumerate(foreign[0]):
+                if moved and i not in plan.moved_operands:
+                    self._reshard_operand(op, i, plan.operands[i])
+            if not plan.results_changed:
+                state.set_results(op, list(plan.results))
+            for i, moved in enumerate(foreign[1]):
+                if moved:
+                    self._reshard_result(op, results[i], plan.results[i], wanted[i])
 
     def _caching_of(self, name: str) -> str:
         """RuleTable.caching(name), asked once per op name ("shapes": elementwise)."""
@@ -607,21 +701,38 @@ class ExplicitReshards:
         leaves results unannotated where branches disagree or no user asks)."""
         current = self.state.of(op.operands[index])
         if target is None and current is not None:
-            target = replicated(current, current.rank)
+            target = self._everywhere(current)
         self._reshard_operand(op, index, target)
+
+    def _everywhere(self, current: TensorSharding) -> TensorSharding:
+        """The value whole on every device of the program (what an unannotated value
+        is): replicated on its own mesh where that mesh has every device, else on the
+        empty mesh `<[]>` (the devices outside a smaller mesh get it too)."""
+        if current.mesh.is_empty or current.mesh.size >= self.num_devices:
+            return replicated(current, current.rank)
+        return self._intern(TensorSharding.replicated_on(Mesh(), current.rank))
 
     def _reshard_operand(self, op: ir.Operation, index: int,
                          target: TensorSharding | None) -> None:
+        """Give operand `index` of `op` the sharding `target` (None: the value whole,
+        not partial, wherever it is, on every device where its mesh has fewer)."""
         value = op.operands[index]
         current = self.state.of(value)
         if target is None:
-            if current is None or not current.unreduced:
+            if current is None:
                 return
-            target = plain(current, current.dims)
-        if same_layout(current, target):
-            return
+            if not current.mesh.is_empty and current.mesh.size < self.num_devices:
+                target = self._everywhere(current)
+            elif not current.unreduced:
+                return
+            else:
+                target = plain(current, current.dims)
         if current is None:
+            if _whole(target):
+                return  # whole on every device already
             current = replicated(target, target.rank)
+        elif same_layout(current, target):
+            return
         # One conversion per value and wanted layout, made before its first user (not
         # earlier: a gathered weight lives no longer than needed) and reused by later
         # users its block dominates.
@@ -656,10 +767,12 @@ class ExplicitReshards:
             if have is None or not have.unreduced:
                 return
             want = self._closed(have)  # summed: plain(have), one object per sharding
-        if same_layout(have, want):
+        if have is None:  # the op produced a whole value, on every device
+            if _whole(want):
+                return
+            have = self._intern(replicated(want, want.rank))  # its users want it sharded
+        elif same_layout(have, want):
             return
-        if have is None:  # the op produced a whole value; its users want it sharded
-            have = self._intern(replicated(want, want.rank))
         with op.location, ir.InsertionPoint.after(op):
             final = self._convert(result, have, want)
         result.replace_all_uses_except(final, final.owner.operation)
@@ -922,15 +1035,35 @@ def _has_uses(value: ir.Value) -> bool:
     return next(iter(value.uses), None) is not None
 
 
-def _check_one_mesh(op: ir.Operation, template: TensorSharding, shardings) -> None:
-    mesh, mesh_name = template.mesh, template.mesh_name
-    for s in shardings:
+def check_one_mesh(op: ir.Operation, template: TensorSharding, result_shardings,
+                   operand_shardings) -> tuple[list[bool], list[bool]] | None:
+    """The mesh check of an op computed on shards. The op runs on `template`'s mesh:
+    its first annotated result's, else its first annotated operand's (meshes with the
+    same axes and device order are one mesh whatever their symbols' names; a replicated
+    value on the empty mesh `<[]>` is on every device, so it fits any). Operands and
+    results on another mesh are moved, onto the op's mesh before it and from it after
+    it. Returns, where some value is on another mesh, which operands and which results
+    (None: all on the op's mesh). Values crossing meshes at calls, region and function
+    results, barriers and manual computations are moved the same way: all of them
+    through the reshard planner's cross-mesh plans."""
+    mesh = template.mesh
+
+    def other(s: TensorSharding | None) -> bool:
         # Shardings decoded from one module share their mesh object: compare by
         # identity first (a mesh's equality walks its axes).
-        if s is not None and (s.mesh_name != mesh_name or (s.mesh is not mesh
-                                                         and s.mesh != mesh)):
-            raise ShardpyError(f"'{op.name}' mixes values of different meshes; "
-                               f"partitioning such ops is not supported yet", op.location)
+        return s is not None and s.mesh is not mesh and s.mesh != mesh and not (
+            s.mesh.is_empty and _whole(s))
+
+    for s in result_shardings:  # (the common case, one mesh, decided without lists)
+        if s is not None and s.mesh is not mesh and other(s):
+            break
+    else:
+        for s in operand_shardings:
+            if s is not None and s.mesh is not mesh and other(s):
+                break
+        else:
+            return None
+    return [other(s) for s in operand_shardings], [other(s) for s in result_shardings]
 
 
 def _from_source(value: ir.Value) -> bool:

@@ -24,6 +24,7 @@ from .diagnostics import ShardpyError
 from .gspmd import GspmdSharding, MeshPlan, Tiling, parse_gspmd
 from .gspmd_manual import (FULL_TO_SHARD, SHARD_TO_FULL, SHARDING_TARGET, Site, build_manual,
                            call_target, value_rank)
+from .inlined_meshes import MeshLifter
 from .ir_utils import erase_op_forwarding_operands, tensor_shape
 from .sdy_codec import ShardingCodec, encode_mesh
 from .sharding import ShardingError, TensorSharding
@@ -44,6 +45,7 @@ class GspmdImporter:
         self.signatures: list[tuple[ir.Operation, str, int, str, list[Tiling]]] = []
         self.plan: MeshPlan | None = None
         self.codec = ShardingCodec({})
+        self.lifter = MeshLifter(module)
 
     # -- collecting -----------------------------------------------------------------
     def _parse(self, text: str, ranks: tuple[int, ...], loc: ir.Location) -> list[Tiling]:
@@ -58,18 +60,27 @@ class GspmdImporter:
 
     def collect(self) -> bool:
         """Find every GSPMD annotation; False when there is none (nothing to do).
+        The same walk lifts inlined sdy meshes to symbols (MeshLifter).
 
         One walk that only asks each op for its `mhlo.sharding` (~0.6 us an op), so
         modules without GSPMD annotations cost next to nothing.
         """
         found: list[ir.Operation] = []
+        lifter = self.lifter
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if GSPMD_ATTR in op.attributes:
+            attrs = op.attributes
+            if GSPMD_ATTR in attrs:
                 found.append(op)
+            # inlined sdy meshes -> symbols, in the same walk (MeshLifter.visit inlined)
+            if SDY_ATTR in attrs:
+                lifter.replace(op, attrs, SDY_ATTR)
+            elif op.name.startswith("sdy."):
+                lifter.visit_sdy_op(op, attrs)
             return ir.WalkResult.ADVANCE
 
         self.module.walk(visit)
+        lifter.finish()
         for op in found:
             text = ir.StringAttr(op.attributes[GSPMD_ATTR]).value
             ranks = tuple(value_rank(r.type) for r in op.results) or (0,)
@@ -273,5 +284,6 @@ def _drop_sdy_frontend_attrs(op: ir.Operation) -> None:
 
 
 def import_module(module: ir.Operation) -> None:
-    """Import every GSPMD annotation of `module` (nothing happens without any)."""
+    """Lift inlined sdy meshes to symbols (shardpy.inlined_meshes) and import every
+    GSPMD annotation of `module` (nothing happens without either)."""
     GspmdImporter(module).run()

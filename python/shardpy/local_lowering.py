@@ -37,20 +37,24 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from .device_groups import group_index, replica_groups
+from .device_groups import group_index, permute_rounds, replica_groups
 from .diagnostics import ShardpyError
 from .explicit_reshards import program_ops
 from .ir_utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
 from . import padding
 from .local_ops import LOCAL_OPS, SOURCE_OPS
+from .reshard_planner import same_mesh
 from .sdy_codec import SHARDING_ATTR
 from .sharding import AxisRef, TensorSharding
 from .sharding_state import SINGLE_SHARDING_ATTR, ShardingState
 
 PER_DEVICE_ATTR = "shardpy.per_device"
+# (sdy.reshard: only between meshes, a cross-mesh step shardpy-reshard-to-collectives
+# leaves, lowered like a collective_permute)
 COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
-               "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced")
+               "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced",
+               "sdy.reshard")
 # Producers XLA:CPU splits an all-to-all over (found by test/fuzz, see the regressions
 # fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir; operands with other users:
 # fuzz_all_to_all_of_sliced_value_rejected_by_xla.mlir).
@@ -376,10 +380,34 @@ class LocalLowering:
         return stablehlo.ChannelHandle.get(handle, 1)
 
     def groups(self, mesh, axes) -> ir.Attribute:
+        """replica_groups of a collective over `axes` of `mesh`. A mesh of fewer devices
+        than the program's: XLA wants every device in one group (of one size), so the
+        devices outside the mesh (holding nothing of its values) make groups of their
+        own, in order; a collective over groups that do not divide them is an error."""
         key = (mesh, tuple(axes))
         found = self._groups.get(key)
         if found is None:
             groups = replica_groups(mesh, key[1])
+            outside = []
+            # (num_devices reads the module ahead when asked early: only asked where
+            # some declared mesh is larger, or this one is not declared)
+            declared = self.state.codec.meshes.values()
+            if mesh not in declared or any(m.size > mesh.size for m in declared
+                                           if not m.is_maximal):
+                inside = set(mesh.devices)
+                outside = [d for d in range(self.num_devices) if d not in inside]
+            if outside:
+                size = len(groups[0])
+                if len(outside) % size:
+                    at = self._ops[self._at].location if 0 <= self._at < len(self._ops) \
+                        else None
+                    raise ShardpyError(
+                        f"a collective over groups of {size} devices of mesh {mesh} "
+                        f"({mesh.size} devices) cannot run in a program of "
+                        f"{self.num_devices} devices (the other {len(outside)} devices do "
+                        f"not form such groups); not supported yet", at)
+                groups = tuple(groups) + tuple(tuple(outside[i:i + size])
+                                               for i in range(0, len(outside), size))
             found = self._groups[key] = ir.DenseIntElementsAttr.get(
                 np.array(groups, dtype=np.int64))
         return found
@@ -531,17 +559,50 @@ class LocalLowering:
             elif name == "sdy.replicated_to_unreduced":
                 value = self._keep_on_first(value, mesh, _minus(target.unreduced,
                                                                 source.unreduced, mesh))
-            elif name == "sdy.collective_permute":
-                pairs = _permute_pairs(source, target)
-                value = stablehlo.CollectivePermuteOp(
-                    value, ir.DenseIntElementsAttr.get(np.array(pairs, dtype=np.int64)),
-                    channel_handle=self.next_channel(), results=[local_out]).result
+            elif name in ("sdy.collective_permute", "sdy.reshard"):
+                if name == "sdy.reshard" and same_mesh(source, target):
+                    raise ShardpyError("internal: an sdy.reshard on one mesh is left for "
+                                       "shardpy-to-local", op.location)
+                value = self._permute(value, source, target, local_out)
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
         self._record(value, target, global_type)
         result.replace_all_uses_with(value)
         op.erase()
+
+    def _permute(self, value: ir.Value, source: TensorSharding, target: TensorSharding,
+                 local_out: ir.Type) -> ir.Value:
+        """Each device of `target` gets its block from a device holding it in `source`
+        (same shard shapes; the meshes may differ: device_groups.permute_rounds). A
+        round of pairs is one collective_permute; a device takes the buffer of the
+        round that serves it (a selection by partition id after the first round); a
+        first round where every device keeps its block moves nothing."""
+        rounds = permute_rounds(source, target, self.num_devices)
+        out = value
+        for i, pairs in enumerate(rounds):
+            if i == 0 and all(s == t for s, t in pairs):
+                # A relabel still makes a value of its own, a reshape to the same type
+                # that XLA drops: the lowering keeps one sharding per value, and the
+                # source's stays for its other users.
+                out = stablehlo.ReshapeOp(local_out, value).result
+                continue
+            moved = stablehlo.CollectivePermuteOp(
+                value, ir.DenseIntElementsAttr.get(np.array(pairs, dtype=np.int64)),
+                channel_handle=self.next_channel(), results=[local_out]).result
+            if i == 0:
+                out = moved
+                continue
+            served = [0] * self.num_devices
+            for _, receiver in pairs:
+                served[receiver] = 1
+            flag = stablehlo.CompareOp(self.device_scalar(served), const_i32(1),
+                                       stablehlo.ComparisonDirectionAttr.get("EQ")).result
+            flag = stablehlo.BroadcastInDimOp(
+                ir.RankedTensorType.get(local_out.shape, ir.IntegerType.get_signless(1)),
+                flag, []).result
+            out = stablehlo.SelectOp(flag, moved, out).result
+        return out
 
     def _keep_on_first(self, value: ir.Value, mesh, axes) -> ir.Value:
         """The value on the first device along `axes`, zeros on the others."""
@@ -651,22 +712,6 @@ def _moved_axes(source: TensorSharding, target: TensorSharding, mesh):
     tgt_dim = next(d for d in range(source.rank) if target.dim_shards(d) > source.dim_shards(d))
     axes = _suffix_after(source.dims[src_dim].axes, target.dims[src_dim].axes, mesh)
     return src_dim, tgt_dim, axes
-
-
-def _permute_pairs(source: TensorSharding, target: TensorSharding) -> list[tuple[int, int]]:
-    """(sender, receiver) pairs: each device gets its target block from a distinct
-    device holding it (a device keeping its own block is paired with itself)."""
-    holders: dict[tuple, list[int]] = {}
-    for d in source.mesh.devices:
-        holders.setdefault(source.shard_index(d), []).append(d)
-    pairs, used = [], set()
-    for d in target.mesh.devices:
-        candidates = holders[target.shard_index(d)]
-        sender = d if d in candidates and d not in used else next(
-            c for c in candidates if c not in used)
-        used.add(sender)
-        pairs.append((sender, d))
-    return pairs
 
 
 def _bit_width(element: ir.Type) -> int | None:

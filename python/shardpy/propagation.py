@@ -700,8 +700,20 @@ def _build_group(g: Graph, op: ir.Operation) -> None:
 
 
 def _build_named(g: Graph, op: ir.Operation) -> None:
+    """Transparent, except that `in_shardings` / `out_shardings`, where given, fix the
+    shardings of the body's arguments and of the results (its boundary, where values
+    may change meshes: shardpy-insert-reshards inlines it with reshards there)."""
+    attrs = op.attributes
     results = _seed_results(g, op)
+    if "out_shardings" in attrs and SHARDING_ATTR not in attrs:
+        outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
+        for slot, attr in zip(results, outs):
+            g.seed(slot, g.codec.decode(attr, op.location), op.location)
     body = op.regions[0].blocks[0]
+    if "in_shardings" in attrs:
+        ins = sdy.TensorShardingPerValueAttr(attrs["in_shardings"]).shardings
+        for arg, attr in zip(body.arguments, ins):
+            g.seed(g.slot(arg), g.codec.decode(attr, op.location), op.location)
     for arg, operand in zip(body.arguments, op.operands):
         _identity_edge(g, op, [g.slot(operand)], g.slot(arg), "data_flow_edge")
     _build_block(g, body)

@@ -23,6 +23,19 @@ the rest. A permutation of equally shaped shards is one collective_permute when 
 cheaper. When no sequence exists (sub-axes that cannot be aligned), the last resort is
 to gather everything and slice; callers report it.
 
+Between two meshes (different axes or device order; the name of the mesh symbol does
+not matter), a plan goes through a bridge: a layout X on the source mesh and a layout
+Y on the target mesh with the same number of shards per dim and nothing partial. It
+plans src -> X on the source mesh, then one cross-mesh collective_permute step X -> Y
+(each target device receives the block it holds under Y from a device holding it
+under X: device_groups.permute_rounds; no pair moves data where the devices keep their
+blocks, e.g. meshes differing only in axis names: a relabel), then Y -> dst on the
+target mesh. Bridges tried: the target's layout (its axes renamed onto the source
+mesh where both meshes have the same axis sizes), the source's layout (renamed onto
+the target mesh likewise), both layouts as they are (where their shard counts agree),
+and replicated on both meshes (always possible). A target mesh larger than the source
+mesh (devices outside it hold no data) takes more than one round of sends.
+
 Uneven dims (padded shards, shardpy.padding): a dim is gathered, sliced, scattered or
 moved by all_to_all between two sharded layouts only where their blocks line up
 (padding.exact_step); otherwise it is gathered whole first and sliced from there (the
@@ -35,6 +48,7 @@ import math
 from dataclasses import dataclass, field
 
 from . import axis_algebra as aa
+from .device_groups import permute_rounds
 from .padding import exact_step
 from .sharding import AxisRef, DimSharding, TensorSharding
 
@@ -117,13 +131,15 @@ def _common_prefix(a: list, b: list) -> int:
     return n
 
 
-def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int = 4
-                 ) -> Plan:
-    """The cheapest plan found from `src` to `dst` for a value of global `shape`."""
-    if src.mesh != dst.mesh or src.mesh_name != dst.mesh_name:
-        raise ReshardError(f"cannot reshard between meshes ({src} -> {dst})")
+def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int = 4,
+                 num_devices: int | None = None) -> Plan:
+    """The cheapest plan found from `src` to `dst` for a value of global `shape`.
+    `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
+    covers; default: the larger of the two meshes)."""
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
+    if not same_mesh(src, dst):
+        return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices)
     candidates = [_general_plan(src, dst, shape, element_bytes)
                   if aa.chain(src.all_axes() + dst.all_axes(), src.mesh.axes)
                   else _through_cleared_axes(src, dst, shape, element_bytes)]
@@ -365,3 +381,52 @@ def _last_resort(src, dst, shape, element_bytes) -> Plan:
                                                   cur.unreduced),
                                dim_axes=tuple(tuple(d.axes) for d in dst.dims)))
     return plan
+
+
+# --------------------------------------------------------------------------- between meshes
+
+
+def same_mesh(a: TensorSharding, b: TensorSharding) -> bool:
+    """Do `a` and `b` lie on meshes with the same axes and device order (the mesh
+    symbols' names do not matter: data is placed alike)?"""
+    return a.mesh is b.mesh or a.mesh == b.mesh
+
+
+def _renamed(sharding: TensorSharding, onto: TensorSharding) -> TensorSharding | None:
+    """`sharding`'s dims (nothing partial) on `onto`'s mesh, axis i of its mesh read as
+    axis i of the other; None unless both meshes have the same axis sizes in order."""
+    sizes_from = [size for _, size in sharding.mesh.axes]
+    if sizes_from != [size for _, size in onto.mesh.axes]:
+        return None
+    names = {a: b for a, b in zip(sharding.mesh.axis_names, onto.mesh.axis_names)}
+    dims = [[AxisRef(names[ref.name], ref.sub) for ref in d.axes] for d in sharding.dims]
+    return _with(onto, dims, ())
+
+
+def _bridges(src: TensorSharding, dst: TensorSharding):
+    """(X on src's mesh, Y on dst's mesh) pairs: equal shards per dim, nothing partial."""
+    src_whole = _with(src, [list(d.axes) for d in src.dims], ())
+    dst_whole = _with(dst, [list(d.axes) for d in dst.dims], ())
+    target_on_source = _renamed(dst_whole, src)
+    if target_on_source is not None:
+        yield target_on_source, dst_whole
+        yield src_whole, _renamed(src_whole, dst)
+    if all(src.dim_shards(i) == dst.dim_shards(i) for i in range(src.rank)):
+        yield src_whole, dst_whole
+    yield _with(src, [[] for _ in src.dims], ()), _with(dst, [[] for _ in dst.dims], ())
+
+
+def _cross_mesh_plan(src, dst, shape, element_bytes, num_devices) -> Plan:
+    devices = num_devices or max(src.mesh.size, dst.mesh.size)
+    best = None
+    for x, y in _bridges(src, dst):
+        before = plan_reshard(src, x, shape, element_bytes)
+        after = plan_reshard(y, dst, shape, element_bytes)
+        moving = [r for r in permute_rounds(x, y, devices) if any(s != t for s, t in r)]
+        cross = Step("collective_permute", y,
+                     cost=float(len(moving) * local_bytes(x, shape, element_bytes)))
+        plan = Plan(before.steps + [cross] + after.steps,
+                    before.last_resort or after.last_resort)
+        if best is None or plan.cost < best.cost:
+            best = plan
+    return best

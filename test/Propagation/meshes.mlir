@@ -1,9 +1,10 @@
 // Several meshes in one module: nothing flows between values on different meshes
 // (an op whose operands are on different meshes is left alone), not even between
 // meshes with the same axes and another device order; values on one mesh propagate as
-// usual. Same as the native sdy-propagation-pipeline, except (legitimately) that
-// native lifts inlined meshes to a named sdy.mesh (sdy-lift-inlined-meshes) while
-// shardpy keeps the sharding as written.
+// usual. Same as the native sdy-propagation-pipeline, except that native lifts inlined
+// meshes to a named sdy.mesh (sdy-lift-inlined-meshes) in the propagation pipeline,
+// while shardpy does it in shardpy-import (test/Import/inlined_meshes.mlir), so
+// shardpy-propagate alone keeps the sharding as written.
 // RUN: shardpy-opt %s --split-input-file --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_float,  # noqa: F401
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
+import second_mesh
 
 NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
 # With Features.uneven_dims: dims that most mesh axes do not divide (10 over 4, 6 over 4).
@@ -149,6 +150,10 @@ class Features:
     # Now and then a dim of size zero in a drawn shape (issue 19): every op on empty
     # values, sharded or not.
     zero_dims: bool = True
+    # A second mesh (device order, subset, other axis names) that values cross onto and
+    # back at @main's results, calls, callee results, barriers, while/case/if results:
+    # second_mesh.py (its own RNG: programs that do not draw it stay the same).
+    second_mesh: bool = True
     ops: tuple[str, ...] = tuple(OP_WEIGHTS)
 
     def may_stand_for(self, v: Value, a: Value) -> bool:
@@ -1012,6 +1017,8 @@ class Generator:
         text = (f"// fuzz program, seed {self.seed}\n"
                 f"module @fuzz attributes {{mhlo.num_partitions = {size} : i32, "
                 f"mhlo.num_replicas = 1 : i32}} {{\n" + "\n".join(body) + "\n}\n")
+        if self.features.second_mesh:
+            text = second_mesh.apply(text, self)
         return Program(self.seed, text, self.mesh, main.ops, self.features)
 
     def pick_results(self, fb: FuncBuilder, limit: int = 4) -> list[Value]:

@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from shardpy.device_groups import group_index, replica_groups
+from shardpy.device_groups import group_index, permute_rounds, replica_groups
 from shardpy.reshard_planner import plan_reshard
 from shardpy.sharding import AxisRef, DimSharding, Mesh, TensorSharding
 
@@ -63,9 +63,9 @@ def _flat(s: TensorSharding, device: int) -> int:
 
 
 def simulate(plan, src: TensorSharding, locals_: dict[int, np.ndarray]):
-    mesh = src.mesh
     current = src
     for step in plan.steps:
+        mesh = current.mesh
         new = {}
         if step.kind == "all_reduce":
             for group in replica_groups(mesh, step.axes):
@@ -124,18 +124,21 @@ def simulate(plan, src: TensorSharding, locals_: dict[int, np.ndarray]):
 
 
 def permute(src, dst, locals_):
-    """A device needing block b takes it from a device holding block b (one sender
-    per receiver, one receiver per sender, as collective_permute requires)."""
-    holders: dict = {}
-    for d in src.mesh.devices:
-        holders.setdefault(src.shard_index(d), []).append(d)
-    new, used = {}, set()
-    for d in dst.mesh.devices:
-        candidates = holders[dst.shard_index(d)]
-        sender = d if d in candidates and d not in used else next(
-            c for c in candidates if c not in used)
-        used.add(sender)
-        new[d] = locals_[sender]
+    """A collective_permute step (on one mesh or between two): the rounds of pairs
+    shardpy-to-local sends, each checked as collective_permute requires (one buffer
+    sent and one received per device and round) and for its content (the sender holds
+    the block the receiver needs); a device gets its buffer from the round serving it."""
+    rounds = permute_rounds(src, dst)
+    new = {}
+    for i, pairs in enumerate(rounds):
+        senders = [s for s, _ in pairs]
+        receivers = [r for _, r in pairs]
+        assert len(set(senders)) == len(senders) and len(set(receivers)) == len(receivers)
+        for sender, receiver in pairs:
+            assert src.shard_index(sender) == dst.shard_index(receiver)
+            assert receiver not in new
+            new[receiver] = locals_[sender]
+    assert sorted(new) == sorted(dst.mesh.devices)
     return new
 
 
@@ -143,6 +146,11 @@ def check_plan(src, dst, shape, seed=0):
     rng = np.random.default_rng(seed)
     array = rng.standard_normal(shape)
     plan = plan_reshard(src, dst, shape)
+    if plan.steps:
+        assert plan.steps[-1].result.mesh == dst.mesh
+    for before, step in zip([src] + [s.result for s in plan.steps], plan.steps):
+        # Only a collective_permute step changes meshes.
+        assert step.kind == "collective_permute" or step.result.mesh == before.mesh
     out = simulate(plan, src, layout(array, src, rng))
     want = layout(array, dst, rng) if not dst.unreduced else None
     for d in dst.mesh.devices:
@@ -378,4 +386,86 @@ def test_plans_between_decompositions_reach_the_target_layout(seed):
     plan = plan_reshard(src, dst, shape)
     for step in plan.steps:
         step.result.validate(shape)  # every intermediate layout is one sdy accepts
+    check_plan(src, dst, shape, seed)
+
+
+# --------------------------------------------------------------------------- between meshes
+
+
+def on(mesh, name, *dims, unreduced=()):
+    s = sharding(mesh, *dims, unreduced=unreduced)
+    return TensorSharding(s.mesh, s.dims, unreduced=s.unreduced, mesh_name=name)
+
+
+MESH_D2_T4 = Mesh((("d", 2), ("t", 4)))
+MESH_D2 = Mesh((("d", 2),))
+MESH_R3_C2 = Mesh((("r", 3), ("c", 2)))
+MESH_R3_C2_REVERSED = Mesh((("r", 3), ("c", 2)), (5, 4, 3, 2, 1, 0))
+
+
+def test_subset_mesh_with_as_many_shards_is_one_permute():
+    # Issue 20: rows 4..7 live on devices 4..7 of @m8, but on device 1 of @m2.
+    plan = check_plan(on(MESH_D2_T4, "m8", ["d"], []), on(MESH_D2, "m2", ["d"], []), (8, 16))
+    assert kinds(plan) == ["collective_permute"]
+    assert permute_rounds(on(MESH_D2_T4, "m8", ["d"], []), on(MESH_D2, "m2", ["d"], [])) \
+        == [((0, 0), (4, 1))]
+
+
+def test_device_order_is_one_permute():
+    # Issue 21: the same axes, devices in reverse order.
+    src, dst = on(MESH_R3_C2, "plain", ["r"], []), on(MESH_R3_C2_REVERSED, "reversed", ["r"], [])
+    plan = check_plan(src, dst, (12, 4))
+    assert kinds(plan) == ["collective_permute"] and plan.cost == 4 * 4 * 4
+    assert all(len(r) == 6 for r in permute_rounds(src, dst))
+
+
+def test_axis_names_only_is_a_relabel():
+    plan = check_plan(on(MESH_X2_Y4, "a", ["x"], ["y"]),
+                      on(Mesh((("p", 2), ("q", 4))), "b", ["p"], ["q"]), (8, 8))
+    assert kinds(plan) == ["collective_permute"] and plan.cost == 0
+
+
+def test_same_mesh_under_two_names_needs_nothing():
+    assert kinds(check_plan(on(MESH_X2_Y4, "a", ["x"], []), on(MESH_X2_Y4, "b", ["x"], []),
+                            (8, 8))) == []
+
+
+def test_partial_values_are_reduced_before_crossing():
+    plan = check_plan(on(MESH_X2_Y4, "a", ["x"], [], unreduced=["y"]),
+                      on(MESH_D2, "b", [], ["d"]), (8, 8))
+    assert kinds(plan)[0] in ("all_reduce", "reduce_scatter")
+    assert plan.steps[-1].result.mesh == MESH_D2
+
+
+def test_larger_target_mesh_takes_rounds():
+    src, dst = on(MESH_D2, "m2", [], []), on(MESH_X2_Y4, "m8", [], [])
+    rounds = permute_rounds(src, dst)
+    assert rounds[0] == ((0, 0), (1, 1)) and len(rounds) == 4
+    check_plan(src, dst, (8, 8))
+    check_plan(on(MESH_D2, "m2", ["d"], []), on(MESH_X2_Y4, "m8", ["y"], ["x"]), (8, 8))
+
+
+def test_empty_mesh_is_every_device():
+    empty = TensorSharding.replicated_on(Mesh(), 2, "empty")
+    rounds = permute_rounds(empty, on(MESH_X2_Y4, "a", [], []), 8)
+    assert len(rounds) == 1 and all(s == r for s, r in rounds[0])  # nothing moves
+    rounds = permute_rounds(on(MESH_D2, "b", [], []), empty, 8)
+    assert sorted(r for pairs in rounds for _, r in pairs) == list(range(8))
+
+
+CROSS_MESHES = [MESH_X2_Y4, Mesh((("x", 2), ("y", 4)), (7, 6, 5, 4, 3, 2, 1, 0)),
+                Mesh((("p", 2), ("q", 4))), Mesh((("a", 4), ("b", 2)), (0, 4, 1, 5, 2, 6, 3, 7)),
+                MESH_X8, Mesh((("x", 2), ("y", 2))), MESH_D2, Mesh((("z", 4),), (3, 1, 2, 0))]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_cross_mesh_plans_reach_the_target_layout(seed):
+    rng = random.Random(seed)
+    src_mesh, dst_mesh = rng.sample(CROSS_MESHES, 2)
+    rank = rng.randint(1, 3)
+    src = random_sharding(src_mesh, rng, rank, allow_unreduced=True)
+    dst = random_sharding(dst_mesh, rng, rank, allow_unreduced=rng.random() < 0.3)
+    src = TensorSharding(src.mesh, src.dims, unreduced=src.unreduced, mesh_name="src")
+    dst = TensorSharding(dst.mesh, dst.dims, unreduced=dst.unreduced, mesh_name="dst")
+    shape = tuple(8 * rng.choice([1, 2]) for _ in range(rank))
     check_plan(src, dst, shape, seed)
