@@ -437,7 +437,7 @@ class LocalLowering:
         if shape[dim] == 0:
             # Empty shards gather to an empty dim (StableHLO rejects an all_gather
             # along a dim of size zero): nothing to exchange.
-            return value
+            return _empty(value.type)
         shape[dim] *= prod(a.size(mesh) for a in axes)
         return stablehlo.AllGatherOp(
             [ir.RankedTensorType.get(shape, value.type.element_type)], [value], dim,
@@ -516,6 +516,11 @@ class LocalLowering:
                         group = prod(a.size(mesh) for a in axes)
                         # A whole dim padded to whole shards first.
                         value = _fit(value, d, local_out.shape[d] * group, not s.axes, op)
+                        if local_out.shape[d] == 0:
+                            # An empty dim scatters to empty shards (StableHLO rejects a
+                            # reduce_scatter along a dim of size zero): nothing to sum.
+                            value = _empty(value.type)
+                            continue
                         shape = list(value.type.shape)
                         shape[d] = local_out.shape[d]
                         rs = stablehlo.ReduceScatterOp(
@@ -703,6 +708,14 @@ def _merge(axes, mesh) -> list[AxisRef]:
     for ref in axes:
         aa.append_or_merge(out, ref, mesh.axes)
     return out
+
+
+def _empty(value_type: ir.Type) -> ir.Value:
+    """A new value of an empty tensor type, for a collective with nothing to exchange:
+    its result must not be its operand, whose recorded sharding it would overwrite
+    (seed 900904: an all_gather along an empty dim, then an all_to_all of its operand)."""
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+        value_type, zero_attr(value_type.element_type))).result
 
 
 def _moved_axes(source: TensorSharding, target: TensorSharding, mesh):

@@ -71,6 +71,8 @@ def dense(values, shape, dtype: str) -> str:
     fmt = fmt_float if dtype == "f32" else (lambda v: str(int(v)))
     if not shape:
         return fmt(values[0])
+    if 0 in shape:
+        return ""  # dense<> : an empty tensor of any shape ("[]" would be one of [0])
 
     def nest(flat, dims):
         if len(dims) == 1:

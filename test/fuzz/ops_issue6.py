@@ -49,7 +49,7 @@ def _identity(kind: str, dtype: str) -> str:
 
 def _window_out(n, w, s, lo, hi, base=1, wdil=1) -> int:
     """Size of a windowed dim (reduce_window / convolution / select_and_scatter)."""
-    padded = (n - 1) * base + 1 + lo + hi if n else 0
+    padded = ((n - 1) * base + 1 if n else 0) + lo + hi
     span = (w - 1) * wdil + 1
     return (padded - span) // s + 1 if padded >= span else 0
 
@@ -116,7 +116,8 @@ class Issue6Ops:
                 k = rng.choice([-3, -1, bound + 1, bound + 5])
             return self.scalar_const(k, "i32")
         else:
-            src = self.pick(lambda v: v.dtype == "i32" and v.exact and v.mag <= 1e6)
+            src = self.pick(lambda v: v.dtype == "i32" and v.exact and v.mag <= 1e6
+                            and 0 not in v.shape)  # (an element of it)
             if src is None:
                 src = self.value_of((self.rng.choice([1, 2, 4, 8]),), "i32")
             v = self.scalar_of(src)
@@ -140,7 +141,8 @@ class Issue6Ops:
             ref = self.fresh()
             self.emit(f"{ref} = stablehlo.constant dense<{dense(values, shape, 'i32')}> : "
                       f"{ttype(shape, 'i32')}")
-            return Value(ref, tuple(shape), "i32", float(max(abs(v) for v in values)))
+            return Value(ref, tuple(shape), "i32",
+                         float(max((abs(v) for v in values), default=0)))
         v = self.value_of(shape, "i32")
         if not v.exact:
             v = self.value_of(shape, "i32", allow_existing=False)
@@ -161,7 +163,13 @@ class Issue6Ops:
         bd = None
         if self.gen.features.batching_dims and rank >= 2 and rng.random() < 0.3:
             bd = rng.randrange(rank)
-        d = rng.choice([i for i in range(rank) if i != bd])
+        # (An index into an empty dim, or a batch of them, is out of range whatever it is.)
+        if bd is not None and x.shape[bd] == 0:
+            bd = None
+        dims = [i for i in range(rank) if i != bd and x.shape[i] > 0]
+        if not dims:
+            return None
+        d = rng.choice(dims)
         n = rng.choice([1, 2, 4, 8, 16])
         return bd, d, n
 
@@ -169,7 +177,10 @@ class Issue6Ops:
         """Indices for a take-like gather/scatter on x, reshaped to [..., 1] as JAX does:
         (batch dim or None, indexed dim, index value, reshaped ref, its type, shape of
         the rows taken (= the updates), their window dims), or None if too large."""
-        bd, d, n = self._index_plan(x)
+        plan = self._index_plan(x)
+        if plan is None:
+            return None
+        bd, d, n = plan
         if unique:
             n = min(n, x.shape[d])
         rank = len(x.shape)
@@ -343,7 +354,7 @@ class Issue6Ops:
         if x is None:
             return None
         n = x.shape[-1]
-        ks = [k for k in (1, 2, 4, 8, 16) if k <= n and self.nice(k)]
+        ks = [k for k in (1, 2, 4, 8, 16) if k <= n and self.nice(k)] or [0]  # (n = 0)
         k = self.rng.choice(ks)
         out = x.shape[:-1] + (k,)
         ref = self.fresh()
@@ -424,6 +435,8 @@ class Issue6Ops:
                 n = x.shape[d]
                 w[d] = n
                 pads[d] = [n - 1, 0] if rng.random() < 0.7 else [0, n - 1]
+                if n == 0:  # an empty dim: windows of one element (a window is > 0)
+                    w[d], pads[d] = 1, [0, 0]
             else:  # pooling
                 for i, n in enumerate(x.shape):
                     if rng.random() < 0.6:
@@ -437,9 +450,11 @@ class Issue6Ops:
                         if rng.random() < 0.6:
                             lo = rng.randint(0, span - 1)
                             pads[i] = [lo, rng.randint(0, span - 1)]
+                        if n == 0:  # no window of padding only: an empty result dim
+                            pads[i] = [0, 0]
             out = [_window_out(n, *args) for n, *args in
                    zip(x.shape, w, s, [p[0] for p in pads], [p[1] for p in pads], base, wdil)]
-            if all(self.nice(o) for o in out):
+            if all(self.nice(o) or o == n == 0 for o, n in zip(out, x.shape)):
                 break
         else:
             return None
@@ -474,7 +489,8 @@ class Issue6Ops:
             w = [rng.choice([1, 2, 2, 3]) if n >= 2 else 1 for n in x.shape]
             s = [rng.choice([1, k, k]) if k > 1 else 1 for k in w]
             out = [_window_out(n, k, t, 0, 0) for n, k, t in zip(x.shape, w, s)]
-            if all(self.nice(o) for o in out) and w != [1] * rank:
+            if all(self.nice(o) or o == n == 0 for o, n in zip(out, x.shape)) \
+                    and w != [1] * rank:
                 break
         else:
             return None
@@ -648,7 +664,8 @@ class Issue6Ops:
         rng = self.rng
         n = rng.choice([2, 2, 3])
         if n == 2 and rng.random() < 0.5:
-            v = self.exact_operand(min_rank=0)
+            v = self.pick(lambda v: v.exact and v.dtype in ("f32", "i32")
+                          and 0 not in v.shape)  # (an element of it)
             if v is None:
                 return None
             s = self.scalar_of(v)
