@@ -25,7 +25,7 @@ sdy.reshard this pass leaves: same shard shapes on both sides):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -99,6 +99,10 @@ def _emit(step: Step, value: ir.Value, source, state: ShardingState) -> ir.Value
     """The op for one step of a plan, taking `value` (sharded `source`) to step.result."""
     codec = state.codec
     result = plain(step.result, step.result.dims, step.result.unreduced)
+    if result.mesh_name != source.mesh_name and same_mesh(source, result):
+        # One mesh under two symbols (an alias): sdy's collectives keep their operand's
+        # mesh symbol, and data is placed alike on both (fuzz seed 1108564).
+        result = replace(result, mesh_name=source.mesh_name)
     out = codec.encode(result)
     if not same_mesh(source, result) and (step.kind != "collective_permute"
                                           or source.mesh.axes != result.mesh.axes):
