@@ -45,9 +45,9 @@ def main(argv=None) -> int:
                              "verify once, after timing)")
     args = parser.parse_args(argv)
 
-    from shardpy.diagnostics import DiagnosticEngine, ShardpyError
-    from shardpy.irio import parse_module
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
+    from shardpy.ir.io import parse_module
+    from shardpy.ir.jaxlib_bridge import make_context
     from shardpy.pipeline import Pipeline, PipelineOptions
 
     report = {"ok": False, "ops": None, "parse_seconds": None, "pass_seconds": None,

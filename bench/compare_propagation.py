@@ -71,10 +71,10 @@ from pathlib import Path
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from shardpy.diagnostics import ShardpyError
-from shardpy.jaxlib_bridge import make_context
+from shardpy.ir.diagnostics import ShardpyError
+from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.pipeline import Pipeline
-from shardpy.sdy_codec import ShardingCodec
+from shardpy.sharding.sdy_codec import ShardingCodec
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent

@@ -16,11 +16,11 @@ Each program (bench/xla_programs.py) is lowered once by JAX 0.10.2 with
            `lowered.compile()`.
 
 One table: collectives by kind on each side, cost-weighted bytes per device (shardpy's
-cost model, python/shardpy/stats.py; XLA's collectives read from its optimized HLO by
+cost model, python/shardpy/runtime/stats.py; XLA's collectives read from its optimized HLO by
 bench/hlo_collectives.py), XLA's per-device peak memory for each executable, and the
 median step time over --repeat runs (the two sides alternate, inputs resident, through
 the same PjRt call), with shardpy/XLA ratios; the outputs of the two are compared with
-shardpy-run's tolerance (python/shardpy/arrays.py `compare`, rtol 1e-4, atol 1e-5).
+shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`, rtol 1e-4, atol 1e-5).
 
 Flags: a tensor shardpy gathers whole (an `sdy.all_gather` whose result is fully
 replicated, read before `shardpy-to-local`) with no XLA all-gather/all-reduce producing
@@ -64,7 +64,7 @@ def _setup_environment() -> None:
     """8 CPU host devices, before anything imports jax."""
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     sys.path.insert(0, str(BENCH_DIR))
-    from shardpy.jaxlib_bridge import quiet_logs, request_host_devices
+    from shardpy.ir.jaxlib_bridge import quiet_logs, request_host_devices
 
     request_host_devices(DEVICES)
     quiet_logs()
@@ -79,7 +79,9 @@ def measure(name: str, repeat: int, seed: int, pipeline: str = PARTITION_PIPELIN
     from jaxlib.mlir import ir
 
     import xla_programs
-    from shardpy import arrays, jaxlib_bridge, runtime
+    from shardpy.runtime import arrays
+    from shardpy.ir import jaxlib_bridge
+    from shardpy.runtime import executor as runtime
 
     xla_programs.examples()  # examples/generate.py configures jax: before any backend
     jaxlib_bridge.get_backend("cpu")
@@ -131,7 +133,7 @@ def _xla_side(lowered, inputs, row) -> dict | None:
     import jax
     import numpy as np
 
-    from shardpy import jaxlib_bridge
+    from shardpy.ir import jaxlib_bridge
     import hlo_collectives
 
     out = row["xla"]
@@ -164,8 +166,9 @@ def _xla_side(lowered, inputs, row) -> dict | None:
 def _shardpy_side(text, context, global_sig, inputs, row, pipeline) -> dict | None:
     from jaxlib.mlir import ir
 
-    from shardpy import runtime, stats
-    from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+    from shardpy.runtime import executor as runtime
+    from shardpy.runtime import stats
+    from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
     from shardpy.pipeline import Pipeline
     import hlo_collectives
 
@@ -240,8 +243,8 @@ def _whole_gathers(module, engine) -> list[dict]:
     on every device (global shapes: read before shardpy-to-local)."""
     from jaxlib.mlir import ir
 
-    from shardpy.ir_utils import collect_ops
-    from shardpy.sdy_codec import ShardingCodec
+    from shardpy.ir.utils import collect_ops
+    from shardpy.sharding.sdy_codec import ShardingCodec
 
     codec = ShardingCodec.for_module(module)
     found = []
@@ -265,7 +268,7 @@ def _whole_gathers(module, engine) -> list[dict]:
 
 
 def _compare_outputs(row, sp_outputs, divergence, xla_outputs, text, context, inputs) -> None:
-    from shardpy import arrays
+    from shardpy.runtime import arrays
 
     result = row["outputs"]
     if len(sp_outputs) != len(xla_outputs):
@@ -290,7 +293,8 @@ def _attribute(sp_outputs, xla_outputs, text, context, inputs) -> str:
     """Which side disagrees with the unpartitioned program on one device."""
     from jaxlib.mlir import ir
 
-    from shardpy import arrays, runtime
+    from shardpy.runtime import arrays
+    from shardpy.runtime import executor as runtime
     from shardpy.passes.strip_shardings import StripShardings, has_per_device_code
 
     try:
@@ -517,7 +521,7 @@ def render(rows: list[dict], summary: dict, header: dict) -> str:
               "CP collective-permute, CB collective-broadcast; static counts, shardpy's in its "
               "per-device module (then, where XLA's optimizer changed them, in the executable "
               "XLA compiled from it), XLA's in its optimized HLO. Bytes: cost-"
-              "weighted bytes each device sends (python/shardpy/stats.py). Peak memory: XLA's "
+              "weighted bytes each device sends (python/shardpy/runtime/stats.py). Peak memory: XLA's "
               "memory_analysis() of each per-device executable, bytes. Ratios: shardpy / XLA.",
               ""]
     t = summary

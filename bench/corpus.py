@@ -389,7 +389,7 @@ MAX_OPS = 2000
 
 def count_ops(text: str) -> int:
     """Operations nested in the module (not the module itself), via the MLIR bindings."""
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.ir.jaxlib_bridge import make_context
     from jaxlib.mlir import ir
 
     with make_context():

@@ -1,7 +1,7 @@
 """Collectives of an XLA-compiled program, read from its optimized HLO, costed like
-`shardpy.stats` costs shardpy's.
+`shardpy.runtime.stats` costs shardpy's.
 
-What comes from jaxlib's HLO bindings (through `shardpy.jaxlib_bridge.hlo_instructions`):
+What comes from jaxlib's HLO bindings (through `shardpy.ir.jaxlib_bridge.hlo_instructions`):
 every instruction of every computation of the executable's optimized HLO modules (while
 bodies included), with its opcode and its operands. The bindings expose no shapes or
 attributes, so this reader parses two things out of one instruction's own text
@@ -15,7 +15,7 @@ attributes, so this reader parses two things out of one instruction's own text
     the named axes' sizes, `'a':(k)m` sub-axes count m), `{}` (every partition).
 
 Nothing else is parsed. Cost model (bytes each device sends; S per device, n = group
-size), the same as python/shardpy/stats.py, with S taken from the operands:
+size), the same as python/shardpy/runtime/stats.py, with S taken from the operands:
     all-reduce 2(n-1)/n*S        S = operands
     all-gather (n-1)/n*S         S = the gathered result = n * operands
     reduce-scatter, all-to-all (n-1)/n*S   S = operands
@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from shardpy.stats import collective_cost_bytes
+from shardpy.runtime.stats import collective_cost_bytes
 
-# HloOpcode name -> the kind shardpy.stats uses
+# HloOpcode name -> the kind shardpy.runtime.stats uses
 OPCODES = {
     "kAllReduce": "all_reduce", "kAllReduceStart": "all_reduce",
     "kAllGather": "all_gather", "kAllGatherStart": "all_gather",
@@ -69,7 +69,7 @@ def element_bytes(element: str) -> int:
     if element in ELEMENT_BYTES:
         return ELEMENT_BYTES[element]
     if element.startswith(("f8", "f4", "s4", "u4", "s2", "u2", "s1", "u1")):
-        return 1  # sub-byte and 8-bit floats: at least one byte, as shardpy.stats counts
+        return 1  # sub-byte and 8-bit floats: at least one byte, as shardpy.runtime.stats counts
     raise ValueError(f"unknown HLO element type '{element}'")
 
 

@@ -68,9 +68,9 @@ def worker(side: str, module_path: Path) -> int:
     step ({"step", "seconds"}) as it happens, then a final JSON report."""
     from _worker import count_ops
 
-    from shardpy.diagnostics import DiagnosticEngine
-    from shardpy.irio import parse_module
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.ir.diagnostics import DiagnosticEngine
+    from shardpy.ir.io import parse_module
+    from shardpy.ir.jaxlib_bridge import make_context
     from shardpy.pipeline import Pipeline, PipelineOptions
 
     class StreamingPipeline(Pipeline):

@@ -108,7 +108,7 @@ def lower_stack(layers: int) -> str:
 
 def count_ops(text: str) -> int:
     from jaxlib.mlir import ir
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.ir.jaxlib_bridge import make_context
 
     with make_context():
         module = ir.Module.parse(text)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.gspmd_export import export_module
+from shardpy.gspmd.export_gspmd import export_module
 from shardpy.pipeline import register_pass
 
 

@@ -4,7 +4,7 @@ The first pass of `shardpy-partition`: it lets HLO text from PyTorch/XLA and Sta
 from pre-Shardy JAX go through the same pipeline as sdy modules. Modules without GSPMD
 annotations are left as they are, except that inlined sdy meshes
 (`#sdy.sharding<mesh<["x"=2]>, ...>`) become `sdy.mesh` symbols first, reusing an
-identical declared one, as Shardy's import does (shardpy.inlined_meshes).
+identical declared one, as Shardy's import does (shardpy.sharding.inlined_meshes).
 
 before:
     func.func @main(%arg0: tensor<16x32xf32> {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"},
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.gspmd_import import import_module
+from shardpy.gspmd.import_gspmd import import_module
 from shardpy.pipeline import register_pass
 
 

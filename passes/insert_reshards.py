@@ -3,7 +3,7 @@
 Operands whose sharding differs from what the op's sharding rule needs get an
 `sdy.reshard`; a result whose computation leaves partial sums (a sharded contraction)
 is marked `unreduced` and followed by an `sdy.all_reduce` unless its users want it
-partial; sharding constraints become reshards. See shardpy.explicit_reshards.
+partial; sharding constraints become reshards. See shardpy.partition.insert_reshards.
 
 before (propagated):
     %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0]
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.explicit_reshards import ExplicitReshards
-from shardpy.op_rules import RULES
+from shardpy.partition.insert_reshards import ExplicitReshards
+from shardpy.ops.rules import RULES
 from shardpy.pipeline import register_pass
 
 

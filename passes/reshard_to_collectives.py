@@ -1,6 +1,6 @@
 """shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
 
-The reshard planner (shardpy.reshard_planner) picks the cheapest sequence by bytes per
+The reshard planner (shardpy.partition.reshard_planner) picks the cheapest sequence by bytes per
 device; a reshard that needs nothing disappears. A plan that had to fall back to
 "gather everything, then slice" is reported as a warning at the reshard's location.
 
@@ -30,15 +30,15 @@ from dataclasses import dataclass, replace
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from shardpy import axis_algebra as aa
-from shardpy.diagnostics import warning
-from shardpy.explicit_reshards import plain, program_ops, replicated
+from shardpy.sharding import axis_algebra as aa
+from shardpy.ir.diagnostics import warning
+from shardpy.partition.insert_reshards import plain, program_ops, replicated
 from shardpy.pipeline import register_pass
-from shardpy.reshard_planner import ReshardError, Step, plan_reshard, same_mesh
-from shardpy.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
-from shardpy.sharding_state import ShardingState
-from shardpy.stats import element_bytes
-from shardpy.diagnostics import ShardpyError
+from shardpy.partition.reshard_planner import ReshardError, Step, plan_reshard, same_mesh
+from shardpy.sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
+from shardpy.sharding.state import ShardingState
+from shardpy.ir.types import element_bytes
+from shardpy.ir.diagnostics import ShardpyError
 
 
 @register_pass("shardpy-reshard-to-collectives")

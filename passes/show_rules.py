@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.diagnostics import warning
-from shardpy.ir_utils import collect_ops
-from shardpy.op_rules import RULES, WITHOUT_RULE
+from shardpy.ir.diagnostics import warning
+from shardpy.ir.utils import collect_ops
+from shardpy.ops.rules import RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import register_pass
-from shardpy.rules import RULE_ATTR, rule_for
+from shardpy.sharding.op_rule import RULE_ATTR
 
 STRUCTURAL_OPS = frozenset({
     "builtin.module", "stablehlo.while", "stablehlo.case", "stablehlo.if",

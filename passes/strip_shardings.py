@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.diagnostics import ShardpyError
-from shardpy.ir_utils import (collect_ops, erase_op_forwarding_operands,
+from shardpy.ir.diagnostics import ShardpyError
+from shardpy.ir.utils import (collect_ops, erase_op_forwarding_operands,
                               filter_signature_attrs, inline_region_before)
 from shardpy.pipeline import register_pass
 

@@ -4,7 +4,7 @@ Every value takes the local shape of its sharding, sdy collectives become stable
 collectives over replica groups of logical device ids, and values that depend on
 where a device's shard starts (iota, non-splat constants, slices of collectives) read
 their offsets from per-device tables indexed by stablehlo.partition_id. See
-shardpy.local_lowering.
+shardpy.partition.to_local.
 
 before:
     sdy.mesh @mesh = <["x"=4]>
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.local_lowering import LocalLowering
+from shardpy.partition.to_local import LocalLowering
 from shardpy.pipeline import register_pass
 
 

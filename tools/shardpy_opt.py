@@ -15,13 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from shardpy import irio
+from shardpy.ir import io as irio
 from shardpy.cli import run_tool
-from shardpy.diagnostics import DiagnosticEngine, ShardpyError
-from shardpy.jaxlib_bridge import make_context
+from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
+from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.pipeline import (PIPELINES, Pipeline, PipelineElement, PipelineOptions,
                               parse_pipeline, registered_passes)
-from shardpy.verify_diagnostics import collect_expected, verify
+from shardpy.ir.verify_diagnostics import collect_expected, verify
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,10 +18,11 @@ import statistics
 import sys
 from pathlib import Path
 
-from shardpy import arrays, irio
+from shardpy.runtime import arrays
+from shardpy.ir import io as irio
 from shardpy.cli import run_tool
-from shardpy.diagnostics import DiagnosticEngine, ShardpyError
-from shardpy.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_host_devices
+from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
+from shardpy.ir.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_host_devices
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions, registered_passes
 
 DEFAULT_PIPELINE = "shardpy-partition"
@@ -71,8 +72,8 @@ def _print_outputs(outputs) -> None:
 
 def _print_boundary(module) -> None:
     """Meshes and @main's argument/result types with their shardings."""
-    from shardpy import runtime
-    from shardpy.sdy_codec import module_meshes
+    from shardpy.runtime import executor as runtime
+    from shardpy.sharding.sdy_codec import module_meshes
 
     for name, mesh in module_meshes(module).items():
         print(f"mesh @{name} = {mesh}")
@@ -100,7 +101,8 @@ def main_body(argv: list[str]) -> int:
 def _run(args, context, engine: DiagnosticEngine) -> int:
     report: dict = {"input": args.input, "platform": args.platform}
 
-    from shardpy import runtime, stats
+    from shardpy.runtime import executor as runtime
+    from shardpy.runtime import stats
 
     with engine.capturing(context):
         module = irio.load_module(args.input, context, engine)
@@ -230,10 +232,10 @@ def _reference_devices(context, module) -> int:
     """Devices the reference needs: one, or for per-device code (run by XLA's
     partitioner) every device of the module's meshes; a GSPMD module's meshes are
     the ones shardpy-import derives."""
-    from shardpy import runtime
-    from shardpy.gspmd_import import import_module
+    from shardpy.runtime import executor as runtime
+    from shardpy.gspmd.import_gspmd import import_module
     from shardpy.passes.strip_shardings import has_per_device_code
-    from shardpy.sdy_codec import module_meshes
+    from shardpy.sharding.sdy_codec import module_meshes
 
     if not has_per_device_code(module):
         return 1

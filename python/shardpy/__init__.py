@@ -3,4 +3,4 @@
 __version__ = "0.1.0"
 
 
-from .jax_embedding import Jitted, Lowered, jit  # noqa: E402,F401  (jax is imported lazily)
+from .frontend.jit import Jitted, Lowered, jit  # noqa: E402,F401  (jax is imported lazily)

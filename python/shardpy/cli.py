@@ -6,7 +6,7 @@ import sys
 import traceback
 from typing import Callable
 
-from .diagnostics import DiagnosticEngine, ShardpyError
+from .ir.diagnostics import DiagnosticEngine, ShardpyError
 
 
 def run_tool(name: str, body: Callable[[list[str]], int], argv: list[str] | None = None) -> int:

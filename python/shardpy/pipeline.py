@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from jaxlib.mlir import ir, passmanager
 
-from .diagnostics import DiagnosticEngine, ShardpyError
+from .ir.diagnostics import DiagnosticEngine, ShardpyError
 
 # --------------------------------------------------------------------------- registry
 

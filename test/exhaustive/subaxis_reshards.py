@@ -48,7 +48,7 @@ def parse_mesh(text: str) -> tuple[tuple[str, int], ...]:
 
 def axis_refs(mesh):
     """Every ref of the mesh: each whole axis and each sub-axis "a":(m)k (k > 1)."""
-    from shardpy.sharding import AxisRef
+    from shardpy.sharding.model import AxisRef
 
     refs = []
     for name, size in mesh:
@@ -143,9 +143,9 @@ def check_source(args) -> tuple[int, list[str]]:
     import numpy as np
     from jaxlib.mlir import ir
 
-    from shardpy import runtime
-    from shardpy.diagnostics import DiagnosticEngine
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.runtime import executor as runtime
+    from shardpy.ir.diagnostics import DiagnosticEngine
+    from shardpy.ir.jaxlib_bridge import make_context
     from shardpy.pipeline import Pipeline, registered_passes
 
     mesh, shape, source, targets = args

@@ -1083,7 +1083,7 @@ def parse_module(text: str, context=None):
     """Parse (and verify) a generated module; raises on invalid text."""
     from jaxlib.mlir import ir
 
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.ir.jaxlib_bridge import make_context
 
     context = context or make_context()
     return ir.Module.parse(text, context)

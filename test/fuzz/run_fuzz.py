@@ -6,7 +6,7 @@
 Program k of a run is `generate.py --seed S+k`. Each one is parsed, partitioned with
 `shardpy-partition` (verifying after every pass), run on the mesh's devices through
 PjRt and compared with the unpartitioned program on one device; inputs are
-`shardpy.arrays.random_inputs(..., seed=0)`, exactly what `shardpy-run FILE --check`
+`shardpy.runtime.arrays.random_inputs(..., seed=0)`, exactly what `shardpy-run FILE --check`
 uses, so a saved failure reproduces with
 
     shardpy-run test/fuzz/failures/seed_S.mlir --check
@@ -92,7 +92,7 @@ class Runner:
 
     def __init__(self, features: generate.Features | None = None):
         set_device_flags()
-        from shardpy.jaxlib_bridge import make_context
+        from shardpy.ir.jaxlib_bridge import make_context
         from shardpy.pipeline import Pipeline, registered_passes
 
         registered_passes()
@@ -104,7 +104,7 @@ class Runner:
     @property
     def executor(self):
         if self._executor is None:
-            from shardpy import runtime
+            from shardpy.runtime import executor as runtime
 
             self._executor = runtime.Executor("cpu")
         return self._executor
@@ -135,8 +135,9 @@ class Runner:
     def _run(self, text: str, seed: int, widened) -> Outcome:
         from jaxlib.mlir import ir
 
-        from shardpy import arrays, runtime
-        from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+        from shardpy.runtime import arrays
+        from shardpy.runtime import executor as runtime
+        from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
         from shardpy.passes.strip_shardings import StripShardings
 
         context = self.context
@@ -186,7 +187,7 @@ class Runner:
     def _compare(self, seed: int, result, expected, inputs, widened) -> Outcome:
         """The partitioned run's outputs against the one-device run's (float outputs
         that fail: against the f64 program `widened` makes, see float64_check)."""
-        from shardpy import arrays
+        from shardpy.runtime import arrays
 
         comparisons = [arrays.compare(f"out{i}", a, e, RTOL, ATOL)
                        for i, (a, e) in enumerate(zip(result.outputs, expected))]

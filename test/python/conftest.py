@@ -9,7 +9,7 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 import pytest  # noqa: E402
 
-from shardpy.jaxlib_bridge import make_context
+from shardpy.ir.jaxlib_bridge import make_context
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""GSPMD export (python/shardpy/gspmd.py: export_gspmd) and module-wide mesh planning.
+"""GSPMD export (python/shardpy/gspmd/codec.py: export_gspmd) and module-wide mesh planning.
 
 The key property: exporting any sdy sharding (sub-axes, device_ids, manual axes) and
 importing the string back lays every device's data out the same way, and keeps the
@@ -13,8 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from shardpy.gspmd import MeshPlan, export_gspmd, import_gspmd, iota_form, parse_gspmd
-from shardpy.sharding import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
+from shardpy.gspmd.codec import MeshPlan, export_gspmd, import_gspmd, iota_form, parse_gspmd
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
 
 EXTENT = 48
 

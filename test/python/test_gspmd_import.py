@@ -1,4 +1,4 @@
-"""Unit tests for importing GSPMD `mhlo.sharding` strings (python/shardpy/gspmd.py).
+"""Unit tests for importing GSPMD `mhlo.sharding` strings (python/shardpy/gspmd/codec.py).
 
 The key property: for every device, the slice the imported TensorSharding gives it
 equals the tile that XLA's own tile assignment gives it. The GSPMD side is computed
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from shardpy.jaxlib_bridge import hlo_sharding_from_string
+from shardpy.ir.jaxlib_bridge import hlo_sharding_from_string
 
-from shardpy.gspmd import GspmdSharding, import_gspmd
-from shardpy.sharding import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
+from shardpy.gspmd.codec import GspmdSharding, import_gspmd
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, ShardingError, TensorSharding
 
 EXTENT = 48  # every tiling below divides it (2, 3, 4, 6, 8, 16)
 

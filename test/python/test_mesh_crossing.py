@@ -188,8 +188,9 @@ def run_manual(runner, text: str, reference_text: str):
     manual axes on a mesh of fewer devices or of other axis sizes)."""
     from jaxlib.mlir import ir
 
-    from shardpy import arrays, runtime
-    from shardpy.diagnostics import DiagnosticEngine
+    from shardpy.runtime import arrays
+    from shardpy.runtime import executor as runtime
+    from shardpy.ir.diagnostics import DiagnosticEngine
     from shardpy.passes.strip_shardings import StripShardings
 
     context = runner.context

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from jaxlib.mlir import ir
 
-from shardpy.diagnostics import DiagnosticEngine
-from shardpy.op_rules import CHLO_ELEMENTWISE, RULES, WITHOUT_RULE
+from shardpy.ir.diagnostics import DiagnosticEngine
+from shardpy.ops.rules import CHLO_ELEMENTWISE, RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import Pipeline
-from shardpy.rules import RULE_ATTR, FactorKind, OpRule, rule_for
+from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = "builtin.module(sdy-populate-op-sharding-rules)"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 from jaxlib.mlir import ir
 
-from shardpy.diagnostics import DiagnosticEngine, ShardpyError
+from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
 from shardpy.pipeline import (REGISTRY, Pipeline, PipelineElement, PipelineOptions, option,
                               parse_pipeline, pipeline_text, register_pass)
 

@@ -1,5 +1,5 @@
 """Unit tests for the pieces under shardpy-propagate: the sub-axis algebra
-(python/shardpy/axis_algebra.py) and factor projection (factor_propagation.project /
+(python/shardpy/sharding/axis_algebra.py) and factor projection (factor_propagation.project /
 unproject).
 
 Expectations are written from Shardy's definitions, not from the code: an axis ref
@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from shardpy import axis_algebra as aa
-from shardpy.factor_propagation import project, unproject
-from shardpy.sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from shardpy.sharding import axis_algebra as aa
+from shardpy.sharding.factors import project, unproject
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 X8_Y4 = (("x", 8), ("y", 4))
 

@@ -1,7 +1,7 @@
 """The reshard planner: cheapest plans on canonical cases, and every plan executed.
 
 `simulate` runs a plan on per-device numpy arrays with exactly the collective semantics
-shardpy-to-local lowers to (replica groups from shardpy.device_groups, all_gather
+shardpy-to-local lowers to (replica groups from shardpy.sharding.device_groups, all_gather
 concatenating in group order, all_to_all splitting/concatenating in group order, ...).
 The property test checks, for many random meshes and sharding pairs, that the plan turns
 the source layout of a random global array into the target layout.
@@ -14,9 +14,9 @@ import random
 import numpy as np
 import pytest
 
-from shardpy.device_groups import group_index, permute_rounds, replica_groups
-from shardpy.reshard_planner import plan_reshard
-from shardpy.sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from shardpy.sharding.device_groups import group_index, permute_rounds, replica_groups
+from shardpy.partition.reshard_planner import plan_reshard
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 
 def sharding(mesh, *dims, unreduced=()):
@@ -363,7 +363,7 @@ def random_decomposed_sharding(mesh, rng, rank, allow_unreduced):
     (unreduced) or unused. Two calls give sub-axes of different decompositions."""
     refs = [r for name, size in mesh.axes for r in _decomposition_refs(name, size, rng)]
     s = placed(refs, mesh, rng, rank, allow_unreduced, (0.55, 0.7))
-    from shardpy.explicit_reshards import plain  # merges consecutive sub-axes, as sdy wants
+    from shardpy.partition.insert_reshards import plain  # merges consecutive sub-axes, as sdy wants
 
     return plain(s, s.dims, s.unreduced)
 

@@ -7,10 +7,10 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from shardpy import arrays
-from shardpy.arrays import TensorType, check_host_memory, random_inputs
+from shardpy.runtime import arrays
+from shardpy.runtime.arrays import TensorType, check_host_memory, random_inputs
 from shardpy.cli import run_tool
-from shardpy.diagnostics import ShardpyError
+from shardpy.ir.diagnostics import ShardpyError
 
 F32 = np.dtype(np.float32)
 

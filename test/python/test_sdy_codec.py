@@ -1,13 +1,13 @@
-"""Unit tests for decoding/encoding `#sdy.sharding` attributes (python/shardpy/sdy_codec.py)."""
+"""Unit tests for decoding/encoding `#sdy.sharding` attributes (python/shardpy/sharding/sdy_codec.py)."""
 from __future__ import annotations
 
 import pytest
 from jaxlib.mlir import ir
 
-from shardpy.diagnostics import ShardpyError
-from shardpy.sdy_codec import (ShardingCodec, decode_axis, decode_mesh, encode_axis,
+from shardpy.ir.diagnostics import ShardpyError
+from shardpy.sharding.sdy_codec import (ShardingCodec, decode_axis, decode_mesh, encode_axis,
                                encode_mesh, module_meshes)
-from shardpy.sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 MODULE = """
 sdy.mesh @mesh = <["x"=2, "y"=4]>

@@ -275,8 +275,8 @@ def _inputs(specs, seed: int):
 
 @pytest.fixture(scope="module")
 def runner():
-    from shardpy import runtime
-    from shardpy.jaxlib_bridge import make_context
+    from shardpy.runtime import executor as runtime
+    from shardpy.ir.jaxlib_bridge import make_context
     from shardpy.pipeline import Pipeline, registered_passes
 
     registered_passes()
@@ -291,8 +291,9 @@ def _check(runner, text: str, inputs, inexact=(), replicated_ok=False) -> None:
     `replicated_ok`: ops may be computed replicated (warned)."""
     from jaxlib.mlir import ir
 
-    from shardpy import arrays, runtime
-    from shardpy.diagnostics import DiagnosticEngine
+    from shardpy.runtime import arrays
+    from shardpy.runtime import executor as runtime
+    from shardpy.ir.diagnostics import DiagnosticEngine
     from shardpy.passes.strip_shardings import StripShardings
 
     context, pipeline, executor = runner

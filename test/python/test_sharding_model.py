@@ -1,4 +1,4 @@
-"""Unit tests for the pure-Python sharding model (python/shardpy/sharding.py).
+"""Unit tests for the pure-Python sharding model (python/shardpy/sharding/model.py).
 
 Expectations are computed independently of the code under test: mesh coordinates
 with numpy's unravel_index, sub-axis coordinates by literally reshaping an axis into
@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from shardpy.sharding import (AxisRef, DimSharding, Mesh, ShardingError, TensorSharding,
+from shardpy.sharding.model import (AxisRef, DimSharding, Mesh, ShardingError, TensorSharding,
                               axes_size)
 
 # --------------------------------------------------------------------------- builders

@@ -45,8 +45,9 @@ def _partition_and_run(runner, text: str, seed: int):
     """(status, detail, warnings, per-device module text)."""
     from jaxlib.mlir import ir
 
-    from shardpy import arrays, runtime
-    from shardpy.diagnostics import DiagnosticEngine
+    from shardpy.runtime import arrays
+    from shardpy.runtime import executor as runtime
+    from shardpy.ir.diagnostics import DiagnosticEngine
     from shardpy.passes.strip_shardings import StripShardings
 
     context = runner.context

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shardpy import runtime
-from shardpy.arrays import TensorType, random_inputs
-from shardpy.halo import Window
-from shardpy.sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from shardpy.runtime import executor as runtime
+from shardpy.runtime.arrays import TensorType, random_inputs
+from shardpy.lowering.halo import Window
+from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 MESH = Mesh((("x", 2), ("y", 2)))
 

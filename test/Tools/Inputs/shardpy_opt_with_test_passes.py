@@ -5,7 +5,7 @@
 import sys
 from dataclasses import dataclass
 
-from shardpy.ir_utils import collect_ops
+from shardpy.ir.utils import collect_ops
 from shardpy.pipeline import register_pass
 from shardpy.tools.shardpy_opt import main
 

@@ -1,0 +1,321 @@
+"""shardpy.jit: jax.jit with shardpy as the SPMD partitioner.
+
+    f = shardpy.jit(loss_and_grads, in_shardings=(x_sharding, w_sharding))
+    loss, grads = f(x, w)            # jax.Arrays in and out, NamedShardings on the outputs
+    f.lower(x, w).partitioned_module # what shardpy made of it
+
+How: JAX lowers `fun` to StableHLO + sdy exactly as jax.jit would; shardpy partitions it
+into a per-device module; a JAX primitive whose lowering inlines that module runs it
+inside a fully manual `jax.shard_map` over the mesh, so the result composes with the
+rest of JAX (inside an outer jax.jit, next to ordinary ops). Programs are cached by
+abstract signature: a second call with the same shapes, dtypes and shardings reuses the
+partitioned program.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from jaxlib.mlir import ir
+
+from ..ir import jaxlib_bridge
+from ..ir.diagnostics import DiagnosticEngine
+from ..ir.utils import filter_signature_attrs
+from ..pipeline import Pipeline, PipelineOptions
+
+PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
+
+
+@dataclass
+class Lowered:
+    """What shardpy.jit made of one call signature."""
+
+    global_module: str       # JAX's StableHLO + sdy, as jax.jit(...).lower(...).as_text()
+    partitioned_module: str  # shardpy's per-device module
+    report: dict             # collectives (count, bytes per device) of the per-device module
+    in_specs: tuple = ()
+    out_specs: tuple = ()
+
+    def as_text(self, which: str = "partitioned") -> str:
+        return self.partitioned_module if which == "partitioned" else self.global_module
+
+
+@dataclass
+class _Program:
+    lowered: Lowered
+    executor: Callable
+    out_tree: Any
+    num_dynamic: int
+
+
+class Jitted:
+    def __init__(self, fun: Callable, in_shardings=None, out_shardings=None,
+                 static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = (),
+                 pass_pipeline: str = PARTITION_PIPELINE):
+        self.fun = fun
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
+        self.static_argnums = _tuple(static_argnums)
+        self.donate_argnums = _tuple(donate_argnums)
+        self.pass_pipeline = pass_pipeline
+        self._cache: dict = {}
+        self._lock = threading.Lock()
+        self.__name__ = getattr(fun, "__name__", "fun")
+        self.__doc__ = getattr(fun, "__doc__", None)
+
+    # -- public ----------------------------------------------------------------------------
+    def __call__(self, *args):
+        program = self._program(args)
+        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
+        import jax
+
+        leaves = jax.tree_util.tree_leaves(dynamic)
+        outputs = program.executor(*leaves)
+        return jax.tree_util.tree_unflatten(program.out_tree, list(outputs))
+
+    def lower(self, *args) -> Lowered:
+        return self._program(args).lowered
+
+    # -- compile -------------------------------------------------------------------------
+    def _program(self, args) -> _Program:
+        key = self._key(args)
+        with self._lock:
+            program = self._cache.get(key)
+            if program is None:
+                program = self._compile(args)
+                self._cache[key] = program
+        return program
+
+    def _key(self, args):
+        import jax
+
+        static, dynamic = [], []
+        for i, arg in enumerate(args):
+            if i in self.static_argnums:
+                try:
+                    hash(arg)
+                except TypeError:
+                    raise TypeError(f"shardpy.jit: static argument {i} of type "
+                                    f"{type(arg).__name__} is not hashable") from None
+                static.append((i, arg))
+            else:
+                dynamic.append(arg)
+        leaves, tree = jax.tree_util.tree_flatten_with_path(dynamic)
+        signature = []
+        for path, leaf in leaves:
+            where = _path_name(self._dynamic_index(args, path), path)
+            signature.append(_abstract_key(leaf, where))
+        return tuple(static), tree, tuple(signature)
+
+    def _dynamic_index(self, args, path):
+        dynamic_positions = [i for i in range(len(args)) if i not in self.static_argnums]
+        first = path[0]
+        return dynamic_positions[getattr(first, "idx", 0)]
+
+    def _compile(self, args) -> _Program:
+        import jax
+
+        mesh = self._mesh(args)  # checks first that everything is on one mesh
+        jitted = jax.jit(self.fun, in_shardings=self.in_shardings,
+                         out_shardings=self.out_shardings, static_argnums=self.static_argnums,
+                         donate_argnums=self.donate_argnums, keep_unused=True)
+        try:
+            lowered = jitted.lower(*args)
+        except (ValueError, TypeError) as err:
+            raise type(err)(f"shardpy.jit: {err}") from None
+        global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
+        per_device, in_specs, out_specs, local_outs, report, sharded, padded = _partition(
+            global_text, self.pass_pipeline)
+        # A program nothing shards (no mesh anywhere) runs whole on every device.
+        if not sharded:
+            mesh = None
+        elif mesh is None:
+            raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
+                             "or set one with jax.set_mesh")
+        executor = jaxlib_bridge.shard_map_executor(
+            per_device, mesh, in_specs, out_specs, local_outs,
+            donate=self._donated_flat(args), padded=padded)
+        return _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
+                        executor, lowered.out_tree, len(in_specs))
+
+    def _donated_flat(self, args) -> tuple[int, ...]:
+        import jax
+
+        donated, flat = [], 0
+        for i, arg in enumerate(args):
+            if i in self.static_argnums:
+                continue
+            count = len(jax.tree_util.tree_leaves(arg))
+            if i in self.donate_argnums:
+                donated += range(flat, flat + count)
+            flat += count
+        return tuple(donated)
+
+    def _mesh(self, args):
+        """The concrete mesh: from the shardings given, the arguments, or jax.set_mesh
+        (None if there is none); shardings on two different meshes are an error."""
+        import jax
+
+        found = []
+
+        def visit(sharding, where):
+            mesh = getattr(sharding, "mesh", None)
+            if isinstance(mesh, jax.sharding.Mesh):
+                found.append((mesh, where))
+
+        for where, value in (("in_shardings", self.in_shardings),
+                             ("out_shardings", self.out_shardings)):
+            if value is not None:
+                for path, leaf in jax.tree_util.tree_flatten_with_path(
+                        value, is_leaf=lambda x: isinstance(x, jax.sharding.Sharding))[0]:
+                    visit(leaf, where + jax.tree_util.keystr(path))
+        for i, arg in enumerate(args):
+            if i in self.static_argnums:
+                continue
+            for path, leaf in jax.tree_util.tree_flatten_with_path(arg)[0]:
+                if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
+                    visit(leaf.sharding, _path_name(i, path))
+        if not found:
+            try:
+                ambient = jax.sharding.get_mesh()
+            except ValueError:  # inside an outer jit: only the abstract mesh is known
+                ambient = None
+            if ambient is not None and not ambient.empty:
+                return ambient
+            return None
+        mesh, first = found[0]
+        for other, where in found[1:]:
+            if other.shape_tuple != mesh.shape_tuple or list(other.devices.flat) != list(
+                    mesh.devices.flat):
+                raise ValueError(f"shardpy.jit: {where} is on mesh {other.shape_tuple} but "
+                                 f"{first} is on mesh {mesh.shape_tuple}; shardpy.jit needs "
+                                 f"one mesh")
+        return mesh
+
+
+def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None,
+        static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = ()):
+    """Like jax.jit, partitioned by shardpy. Usable as a decorator with or without
+    arguments."""
+    if fun is None:
+        return lambda f: Jitted(f, in_shardings, out_shardings, static_argnums, donate_argnums)
+    return Jitted(fun, in_shardings, out_shardings, static_argnums, donate_argnums)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _tuple(value) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def _path_name(index: int, path) -> str:
+    import jax
+
+    rest = path[1:] if path else ()
+    return f"args[{index}]" + jax.tree_util.keystr(tuple(rest))
+
+
+def _abstract_key(leaf, where: str):
+    import jax
+    import numpy as np
+
+    if isinstance(leaf, jax.core.Tracer):
+        aval = leaf.aval
+        return ("tracer", tuple(aval.shape), str(aval.dtype), str(getattr(aval, "sharding", "")))
+    if isinstance(leaf, jax.Array):
+        return ("array", tuple(leaf.shape), str(leaf.dtype), leaf.sharding)
+    if isinstance(leaf, (np.ndarray, np.generic)) or isinstance(leaf, (bool, int, float, complex)):
+        array = np.asarray(leaf)
+        return ("host", tuple(array.shape), str(array.dtype))
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return ("abstract", tuple(leaf.shape), str(leaf.dtype), leaf.sharding)
+    raise TypeError(f"shardpy.jit: {where} is a {type(leaf).__name__}, not an array; mark "
+                    f"the argument static with static_argnums")
+
+
+_CONTEXT: list = []
+
+
+def _context():
+    if not _CONTEXT:
+        _CONTEXT.append(jaxlib_bridge.make_context())
+    return _CONTEXT[0]
+
+
+def _partition(global_text: str, pipeline_text: str):
+    """Partition JAX's module; returns the per-device text prepared for inlining, the
+    shard_map specs of its arguments and results, local result avals, the report and
+    the boundary's uneven dims ((global shape, padded shape) per argument and result:
+    shard_map needs whole shards, so those values are padded and sliced around it)."""
+    from ..runtime import executor as runtime
+    from ..runtime import stats
+
+    context = _context()
+    engine = DiagnosticEngine("<shardpy.jit>")
+    with engine.capturing(context):
+        module = ir.Module.parse(global_text, context=context)
+        global_sig = runtime.signature(module.operation)
+        ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
+            module, engine)
+        if not ok:
+            messages = "; ".join(d.render() for d in engine.diagnostics)
+            raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
+        engine.flush()
+        op = module.operation
+        signature = runtime.signature(op)
+        sharded = any(inner.operation.name == "sdy.mesh"
+                      for inner in op.regions[0].blocks[0].operations)
+        report = stats.module_stats(op).to_json()
+        in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
+        out_specs = tuple(_spec(v.sharding, v.name) for v in signature.results)
+        local_outs = tuple((v.type.shape, v.type.dtype) for v in signature.results)
+        padded = tuple(tuple(_padding(g, v) for g, v in zip(global_sig_values, values))
+                       for global_sig_values, values in ((global_sig.args, signature.args),
+                                                         (global_sig.results,
+                                                          signature.results)))
+        with context:
+            for inner in list(op.regions[0].blocks[0].operations):
+                inner = inner.operation
+                if inner.name == "sdy.mesh":
+                    inner.erase()
+                elif inner.name == "func.func":
+                    filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
+                                           or n.startswith("jax.") or n.startswith("tf."))
+        text = str(module)
+    return text, in_specs, out_specs, local_outs, report, sharded, padded
+
+
+def _padding(global_value, local_value):
+    """(global shape, shape padded to whole shards) of a boundary value, or None when
+    its shards divide it (shardpy.lowering.padding: uneven dims are padded to ceil shards)."""
+    shape = tuple(global_value.type.shape)
+    sharding = local_value.sharding
+    padded = tuple(n * (sharding.dim_shards(d) if sharding is not None else 1)
+                   for d, n in enumerate(local_value.type.shape))
+    return None if padded == shape else (shape, padded)
+
+
+def _spec(sharding, name: str):
+    """A PartitionSpec for a boundary sharding (full mesh axes only)."""
+    from jax.sharding import PartitionSpec
+
+    if sharding is None:
+        return PartitionSpec()
+    if sharding.unreduced:
+        raise ValueError(f"shardpy.jit: {name} would leave the program unreduced on "
+                         f"{', '.join(map(str, sharding.unreduced))}; shardpy.jit returns "
+                         f"whole values only")
+    entries = []
+    for dim in sharding.dims:
+        if any(a.sub is not None for a in dim.axes):
+            raise ValueError(f"shardpy.jit: {name} is sharded on a sub-axis ({sharding}), "
+                             f"which a PartitionSpec cannot express")
+        names = tuple(a.name for a in dim.axes)
+        entries.append(None if not names else names[0] if len(names) == 1 else names)
+    return PartitionSpec(*entries)

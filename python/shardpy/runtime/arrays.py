@@ -1,0 +1,231 @@
+"""Host arrays at a program's boundary: dtypes, inputs (.npz or seeded), comparison."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from math import prod
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ..ir.diagnostics import ShardpyError
+from ..ir.types import numpy_dtype
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A ranked tensor type as plain Python: global or local shape plus numpy dtype."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    element: str  # MLIR spelling of the element type, e.g. "f32"
+
+    def with_shape(self, shape: tuple[int, ...]) -> "TensorType":
+        return TensorType(tuple(shape), self.dtype, self.element)
+
+    def __str__(self) -> str:
+        return "tensor<" + "".join(f"{n}x" for n in self.shape) + self.element + ">"
+
+
+def tensor_type(value_type: ir.Type, what: str, loc: ir.Location | None) -> TensorType:
+    """Convert a boundary type; anything but a static ranked tensor is an error."""
+    if not isinstance(value_type, ir.RankedTensorType):
+        raise ShardpyError(f"{what} has type {value_type}; only ranked tensors can cross "
+                           f"the program boundary", loc)
+    ranked = ir.RankedTensorType(value_type)
+    if not ranked.has_static_shape:
+        raise ShardpyError(f"{what} has dynamic shape {value_type}", loc)
+    dtype = numpy_dtype(ranked.element_type)
+    if dtype is None:
+        raise ShardpyError(f"{what} has element type {ranked.element_type}, which shardpy-run "
+                           f"cannot exchange with numpy", loc)
+    return TensorType(tuple(ranked.shape), dtype, str(ranked.element_type))
+
+
+# Random values are drawn this many elements at a time and cast into the argument's own
+# array: a float32 argument costs its size plus one float64 chunk, not a whole float64
+# copy. The chunks continue one stream, so the values are those of a single draw.
+_DRAW_CHUNK = 1 << 20
+
+
+def random_inputs(types: Sequence[TensorType], seed: int) -> list[np.ndarray]:
+    """Deterministic inputs: normal floats, small signed ints, fair booleans."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for i, t in enumerate(types):
+        with host_allocation(f"arg{i}", t):
+            check_host_memory(f"arg{i}", t)
+            out = np.empty(t.shape, t.dtype)
+        flat = out.reshape(-1)  # a view: filled in place
+        if t.dtype == np.bool_:
+            _draw(flat, lambda n: rng.random(n) < 0.5)
+        elif np.issubdtype(t.dtype, np.unsignedinteger):
+            _draw(flat, lambda n: rng.integers(0, 16, n))
+        elif np.issubdtype(t.dtype, np.integer):
+            _draw(flat, lambda n: rng.integers(-8, 8, n))
+        elif np.issubdtype(t.dtype, np.complexfloating):
+            _draw(flat.real, rng.standard_normal)  # all real parts first, as
+            _draw(flat.imag, rng.standard_normal)  # (normal + 1j * normal) drew them
+        else:
+            _draw(flat, rng.standard_normal)
+        arrays.append(out)
+    return arrays
+
+
+def _draw(flat: np.ndarray, draw) -> None:
+    for start in range(0, flat.size, _DRAW_CHUNK):
+        stop = min(start + _DRAW_CHUNK, flat.size)
+        flat[start:stop] = draw(stop - start)
+
+
+# --------------------------------------------------------------------------- host memory
+
+
+def host_memory_bytes() -> int | None:
+    """This machine's physical memory, or its container's limit where lower (None when
+    neither is known)."""
+    limits = []
+    try:
+        limits.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            limits.append(int(text))
+    return min(limits) if limits else None
+
+
+def format_bytes(count: int) -> str:
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} bytes"
+
+
+def _too_large(name: str, t: TensorType, needed: int, what: str) -> ShardpyError:
+    own = prod(t.shape) * t.dtype.itemsize
+    held = f"; {what} take {needed} bytes, {format_bytes(needed)}," if what else ""
+    limit = host_memory_bytes()
+    memory = f"this machine's {format_bytes(limit)} of memory" if limit else "memory"
+    hint = ("; run the module with smaller shapes (inputs, random or from --inputs, have "
+            "the argument's global shape)" if name.startswith("arg")
+            else "; run the module with smaller shapes")
+    return ShardpyError(
+        f"{name} ({t}, {prod(t.shape)} {t.dtype} elements: {own} bytes, "
+        f"{format_bytes(own)}{held}) does not fit in {memory}{hint}")
+
+
+def check_host_memory(name: str, t: TensorType, needed: int | None = None,
+                      what: str = "") -> None:
+    """Refuse, before allocating, a host array that cannot fit: `needed` bytes (default:
+    one array of type `t`); `what` says what holds them when that is not the array
+    itself (e.g. per-device blocks). `name`: argN (an argument) or outN."""
+    needed = prod(t.shape) * t.dtype.itemsize if needed is None else needed
+    limit = host_memory_bytes()
+    if limit is not None and needed > limit:
+        raise _too_large(name, t, needed, what)
+
+
+@contextmanager
+def host_allocation(name: str, t: TensorType, needed: int | None = None, what: str = ""):
+    """MemoryError inside (the check above passed, but the memory is in use) as the
+    same one-line error."""
+    try:
+        yield
+    except MemoryError:
+        needed = prod(t.shape) * t.dtype.itemsize if needed is None else needed
+        raise _too_large(name, t, needed, what) from None
+
+
+def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
+    """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types."""
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
+    with archive:
+        expected = [f"arg{i}" for i in range(len(types))]
+        extra = sorted(set(archive.files) - set(expected))
+        if extra:
+            raise ShardpyError(f"'{path}' has array(s) {', '.join(extra)} but the program "
+                               f"takes {len(types)} argument(s) ({', '.join(expected) or 'none'})")
+        arrays = []
+        for key, t in zip(expected, types):
+            if key not in archive.files:
+                raise ShardpyError(f"'{path}' has no array '{key}' ({t})")
+            array = archive[key]
+            if array.shape != t.shape or array.dtype != t.dtype:
+                raise ShardpyError(
+                    f"input '{key}' does not match the argument type {t}: expected "
+                    f"{t.dtype}{list(t.shape)}, got {array.dtype}{list(array.shape)}")
+            arrays.append(array)
+    return arrays
+
+
+def npz_shapes(path: Path, count: int) -> list[tuple[int, ...] | None]:
+    """Shapes of arg0..arg{count-1} in an .npz (None where absent)."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return [archive[f"arg{i}"].shape if f"arg{i}" in archive.files else None
+                    for i in range(count)]
+    except (OSError, ValueError) as err:
+        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
+
+
+def save_outputs(path: Path, arrays: Sequence[np.ndarray]) -> None:
+    np.savez(path, **{f"out{i}": a for i, a in enumerate(arrays)})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    name: str
+    max_abs_error: float
+    ok: bool
+    detail: str = ""
+
+    def line(self) -> str:
+        verdict = "ok" if self.ok else "MISMATCH"
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"{self.name}: max abs error {self.max_abs_error:.3g} {verdict}{extra}"
+
+
+def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
+            ) -> Comparison:
+    """Integers and booleans exactly; floats within atol + rtol * max|expected| (NaN
+    equals NaN, an infinity equals itself).
+
+    The relative part is scaled by the output's largest magnitude, not each element's:
+    a partitioned program sums in a different order, and an element that is the small
+    difference of large terms carries rounding error of the terms' size. A wrong
+    partitioning (a missing reduction, a misplaced shard) is off by the values' size."""
+    if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        return Comparison(name, float("inf"), False,
+                          f"got {actual.dtype}{list(actual.shape)}, expected "
+                          f"{expected.dtype}{list(expected.shape)}")
+    if actual.size == 0:
+        return Comparison(name, 0.0, True)
+    exact = not np.issubdtype(expected.dtype, np.inexact)
+    a = actual.astype(np.complex128 if np.iscomplexobj(actual) else np.float64)
+    e = expected.astype(a.dtype)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a - e)
+    both_nan = np.isnan(a) & np.isnan(e) if not exact else np.zeros(a.shape, bool)
+    diff = np.where(both_nan | (a == e), 0.0, diff)  # equal infinities differ by 0
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    max_error = float(diff.max())
+    if exact:
+        return Comparison(name, max_error, bool(np.array_equal(actual, expected)))
+    finite = np.abs(e[np.isfinite(e)])
+    scale = float(finite.max()) if finite.size else 0.0
+    within = diff <= atol + rtol * scale
+    bad = int((~within).sum())
+    return Comparison(name, max_error, bad == 0,
+                      f"{bad} of {diff.size} elements differ by more than "
+                      f"{atol:g} + {rtol:g} * {scale:.3g}" if bad else "")

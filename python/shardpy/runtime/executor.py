@@ -1,0 +1,541 @@
+"""Run programs through jaxlib's PjRt client: the per-device program on the mesh, and the
+global program on one device as the reference.
+
+A per-device module is the partitioner's output (or hand-written): `@main` takes and
+returns per-device (local) tensors, its argument/result `sdy.sharding`s say how the
+global arrays are laid out (unreduced axes: partial values, summed on assembly), and
+its body talks to other devices only through stablehlo collectives whose replica
+groups name logical devices (partition ids).
+
+To run it, the module is wrapped so XLA executes our body, untouched, once per device:
+
+    sdy.mesh @shardpy_devices = <["devices"=N]>
+    func.func @main(%a: tensor<N*L0 x L1...> {sdy.sharding = <@shardpy_devices, [{"devices"}, ...]>}) {
+      %r = sdy.manual_computation(%a) ... manual_axes={"devices"} (%l: tensor<L0 x L1...>) {
+        %y = func.call @shardpy_device_main(%l)   // %l: device i's local array
+        sdy.return %y
+      }
+      return %r
+    }
+
+The local arrays are stacked along their first dim (scalars as tensor<N>, reshaped to
+and from tensor<1> in the region), so the body gets them without a reshape: XLA:CPU
+(jaxlib 0.10.2) mis-fuses an in-place dynamic_update_slice whose update is a slice of
+its own operand when that operand is a bitcast of a tensor<1 x L...> argument
+(test/Regressions/fuzz_dynamic_update_slice_of_own_slice_gathered.mlir).
+
+Block i of every stacked array belongs to logical device i (partition id i). The host
+splits global inputs into rows with the model's `device_slices` and assembles results
+the same way, so the layout logic lives in one place (`sharding.py`) and is checked on
+every run: replicas that must agree are compared.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from math import prod
+from typing import Sequence
+
+import numpy as np
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import func, sdy, stablehlo
+
+from ..ir import jaxlib_bridge
+from .arrays import TensorType, check_host_memory, host_allocation, tensor_type
+from ..ir.diagnostics import ShardpyError
+from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
+from ..sharding.sdy_codec import ShardingCodec, encode_axis
+from ..sharding.model import AxisRef, TensorSharding
+
+PER_DEVICE_ATTR = "shardpy.per_device"
+DEVICE_MAIN = "shardpy_device_main"
+DEVICES_MESH = "shardpy_devices"
+DEVICES_AXIS = "devices"
+
+
+@dataclass(frozen=True)
+class BoundaryValue:
+    """One argument or result of `@main`."""
+
+    name: str  # arg0, out0, ...
+    type: TensorType
+    sharding: TensorSharding | None
+
+
+@dataclass(frozen=True)
+class Signature:
+    args: tuple[BoundaryValue, ...]
+    results: tuple[BoundaryValue, ...]
+
+
+def entry_function(module: ir.Operation):
+    main = public_main(module)
+    if main is None:
+        raise ShardpyError("the module has no @main (or single public) function to run",
+                           module.location)
+    return main
+
+
+def signature(module: ir.Operation) -> Signature:
+    """Types and shardings of `@main`'s arguments and results."""
+    main = entry_function(module)
+    codec = ShardingCodec.for_module(module)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    arg_shardings = codec.func_arg_shardings(main)
+    res_shardings = codec.func_result_shardings(main)
+    args = tuple(BoundaryValue(f"arg{i}", tensor_type(t, f"argument {i}", main.location), s)
+                 for i, (t, s) in enumerate(zip(ftype.inputs, arg_shardings)))
+    results = tuple(BoundaryValue(f"out{i}", tensor_type(t, f"result {i}", main.location), s)
+                    for i, (t, s) in enumerate(zip(ftype.results, res_shardings)))
+    return Signature(args, results)
+
+
+def is_per_device(module: ir.Operation) -> bool:
+    return PER_DEVICE_ATTR in module.attributes
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def device_count(module: ir.Operation, sig: Signature) -> int:
+    """Devices the program needs: every mesh's devices, at least mhlo.num_partitions."""
+    count = 1
+    if "mhlo.num_partitions" in module.attributes:
+        count = ir.IntegerAttr(module.attributes["mhlo.num_partitions"]).value
+    for value in sig.args + sig.results:
+        if value.sharding is not None and not value.sharding.mesh.is_empty:
+            count = max(count, max(value.sharding.mesh.devices) + 1)
+    return count
+
+
+def local_type(value: BoundaryValue) -> tuple[int, ...]:
+    shape = value.type.shape
+    return value.sharding.local_shape(shape) if value.sharding else shape
+
+
+def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,
+                 num_devices: int) -> np.ndarray:
+    """[num_devices, *local_shape]: row d is what logical device d holds (zero padded).
+
+    For unreduced axes, the device first along them holds the value and the others
+    zeros: partial values that sum to it."""
+    rows = np.zeros((num_devices, *local_shape), array.dtype)
+    for device in range(num_devices):
+        slices = (tuple(slice(0, n) for n in array.shape) if sharding is None
+                  else sharding.device_slices(array.shape, device))
+        if slices is None:
+            continue  # not in this value's mesh: holds nothing
+        if sharding is not None and any(sharding.unreduced_index(device)):
+            continue  # a zero partial
+        piece = array[slices]
+        rows[(device, *(slice(0, n) for n in piece.shape))] = piece
+    return rows
+
+
+@dataclass
+class Assembled:
+    array: np.ndarray
+    replica_divergence: float  # max |difference| between devices that must agree
+
+
+def assemble_global(rows: np.ndarray, sharding: TensorSharding | None,
+                    global_shape: tuple[int, ...]) -> Assembled:
+    """Inverse of split_global: sum unreduced partials, check replicas agree."""
+    num_devices = rows.shape[0]
+    chosen: dict[tuple, tuple[tuple[slice, ...], np.ndarray]] = {}
+    divergence = 0.0
+    for device in range(num_devices):
+        if sharding is None:
+            slices, key = tuple(slice(0, n) for n in global_shape), ()
+        else:
+            slices = sharding.device_slices(global_shape, device)
+            if slices is None:
+                continue
+            key = (sharding.shard_index(device), sharding.unreduced_index(device))
+        piece = rows[device][tuple(slice(0, s.stop - s.start) for s in slices)]
+        if key in chosen:
+            divergence = max(divergence, _max_difference(chosen[key][1], piece))
+        else:
+            chosen[key] = (slices, piece)
+    out = np.zeros(global_shape, rows.dtype)
+    for slices, piece in chosen.values():
+        out[slices] = out[slices] + piece if sharding is not None and sharding.unreduced \
+            else piece
+    return Assembled(out, divergence)
+
+
+def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
+    if a.size == 0:
+        return 0.0
+    if not np.issubdtype(a.dtype, np.inexact):
+        return 0.0 if np.array_equal(a, b) else float("inf")
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a.astype(np.complex128 if np.iscomplexobj(a) else np.float64) - b)
+    same = (np.isnan(a) & np.isnan(b)) | (a == b)  # NaN and NaN, inf and inf agree
+    return float(np.where(same, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
+
+
+# --------------------------------------------------------------------------- wrapping
+
+
+def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTensorType:
+    """n local arrays of `shape` stacked along their first dim (scalars: tensor<n>)."""
+    if not shape:
+        return ir.RankedTensorType.get([n], dtype_type)
+    return ir.RankedTensorType.get([n * shape[0], *shape[1:]], dtype_type)
+
+
+def to_blocks(rows: np.ndarray) -> np.ndarray:
+    """Host rows [N, L0, L1...] as the stacked array [N*L0, L1...] (scalars: [N])."""
+    if rows.ndim < 2:
+        return rows
+    # No -1: numpy cannot infer a dim when another one is zero (tensor<8x0xf32> rows).
+    return rows.reshape(rows.shape[0] * rows.shape[1], *rows.shape[2:])
+
+
+def from_blocks(stacked: np.ndarray, local_shape: Sequence[int], n: int) -> np.ndarray:
+    """The stacked array [N*L0, L1...] back as rows [N, L0, L1...]."""
+    return stacked.reshape(n, *local_shape)
+
+
+def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
+    """A new module whose @main runs `module`'s @main on every device (see top)."""
+    wrapped = strip_to_body(module)
+    with module.context, module.location:
+        wrapped.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), num_devices)
+        wrapped.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), 1)
+        device_main = entry_function(wrapped.operation)
+        old_name = ir.StringAttr(device_main.attributes["sym_name"]).value
+        ir.SymbolTable.replace_all_symbol_uses(old_name, DEVICE_MAIN, wrapped.operation)
+        ir.SymbolTable.set_symbol_name(device_main, DEVICE_MAIN)
+        device_main.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        _add_manual_main(wrapped, device_main, num_devices)
+    return wrapped
+
+
+def _strip_sdy(module: ir.Operation) -> None:
+    for op in collect_ops(module):
+        if op.name.startswith("sdy."):
+            raise ShardpyError(
+                f"the per-device module still contains '{op.name}': partitioning did not "
+                f"finish (per-device code talks through stablehlo collectives only)",
+                op.location)
+        for name in list(op.attributes):
+            if name.startswith("sdy."):
+                del op.attributes[name]
+        if op.name == "func.func":
+            filter_signature_attrs(op, lambda n: n.startswith("sdy.") or n == "mhlo.sharding")
+
+
+def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
+    ftype = ir.FunctionType(ir.TypeAttr(device_main.attributes["function_type"]).value)
+    local_in = [ir.RankedTensorType(t) for t in ftype.inputs]
+    local_out = [ir.RankedTensorType(t) for t in ftype.results]
+    stacked_in = [_stacked(t.shape, t.element_type, n) for t in local_in]
+    stacked_out = [_stacked(t.shape, t.element_type, n) for t in local_out]
+    # Values without elements stay out of the manual region (made as constants where
+    # they are used): XLA folds a zero-element argument of the region's body into a
+    # constant and then rejects a body call that none of its region arguments reach.
+    crossing_in = [i for i, t in enumerate(local_in) if jaxlib_bridge.has_elements(t.shape)]
+    crossing_out = [i for i, t in enumerate(local_out) if jaxlib_bridge.has_elements(t.shape)]
+
+    body = wrapped.body
+    first = body.operations[0] if len(body.operations) else None
+    ip = ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(body)
+    sdy.MeshOp(DEVICES_MESH, sdy.MeshAttr.get([sdy.MeshAxisAttr.get(DEVICES_AXIS, n)]), ip=ip)
+
+    def by_device(rank: int) -> ir.Attribute:
+        dims = [sdy.DimensionShardingAttr.get([encode_axis(AxisRef(DEVICES_AXIS))], True)]
+        dims += [sdy.DimensionShardingAttr.get([], True) for _ in range(max(rank - 1, 0))]
+        return sdy.TensorShardingAttr.get(DEVICES_MESH, dims)
+
+    main = func.FuncOp("main", ir.FunctionType.get(stacked_in, stacked_out),
+                       ip=ir.InsertionPoint(body))
+    main.attributes["arg_attrs"] = ir.ArrayAttr.get(
+        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_in])
+    main.attributes["res_attrs"] = ir.ArrayAttr.get(
+        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_out])
+    entry = main.add_entry_block()
+    with ir.InsertionPoint(entry):
+        returned = [_empty(t) for t in stacked_out]
+        if crossing_out:
+            manual = sdy.ManualComputationOp(
+                [stacked_out[i] for i in crossing_out],
+                [entry.arguments[i] for i in crossing_in],
+                sdy.TensorShardingPerValueAttr.get(
+                    [by_device(local_in[i].rank) for i in crossing_in]),
+                sdy.TensorShardingPerValueAttr.get(
+                    [by_device(local_out[i].rank) for i in crossing_out]),
+                sdy.ManualAxesAttr.get([ir.StringAttr.get(DEVICES_AXIS)]))
+            # A row of each stacked array: the local type itself, or tensor<1>.
+            block = manual.regions[0].blocks.append(
+                *[_stacked(local_in[i].shape, local_in[i].element_type, 1)
+                  for i in crossing_in])
+            with ir.InsertionPoint(block):
+                locals_ = [_empty(t) for t in local_in]
+                for i, a in zip(crossing_in, block.arguments):
+                    t = local_in[i]
+                    locals_[i] = a if t == a.type else stablehlo.ReshapeOp(t, a).result
+                call = func.CallOp(local_out, ir.FlatSymbolRefAttr.get(DEVICE_MAIN),
+                                   locals_)
+                rows = []
+                for i in crossing_out:
+                    row = _stacked(local_out[i].shape, local_out[i].element_type, 1)
+                    r = call.results[i]
+                    rows.append(r if row == r.type else stablehlo.ReshapeOp(row, r).result)
+                sdy.ReturnOp(rows)
+            for i, r in zip(crossing_out, manual.results):
+                returned[i] = r
+        func.ReturnOp(returned)
+
+
+def _empty(value_type: ir.RankedTensorType) -> ir.Value | None:
+    """A constant for a type without elements (None for other types)."""
+    if jaxlib_bridge.has_elements(value_type.shape):
+        return None
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+        value_type, zero_attr(value_type.element_type))).result
+
+
+# --------------------------------------------------------------------------- execution
+
+
+@dataclass
+class RunResult:
+    outputs: list[np.ndarray]
+    replica_divergence: list[float] = field(default_factory=list)
+    compile_seconds: float = 0.0
+    run_seconds: list[float] = field(default_factory=list)
+
+
+class Executor:
+    """A PjRt client and the devices it lends us."""
+
+    def __init__(self, platform: str = "cpu"):
+        self.platform = platform
+        try:
+            self.client = jaxlib_bridge.get_backend(platform)
+        except RuntimeError as err:  # no such backend on this machine
+            raise ShardpyError(str(err)) from None
+
+    def devices(self, count: int) -> list:
+        try:
+            return jaxlib_bridge.devices_for(self.client, count)
+        except RuntimeError as err:  # too few devices: the message says how many
+            raise ShardpyError(str(err)) from None
+
+    def run_per_device(self, module: ir.Operation, global_sig: Signature,
+                       inputs: Sequence[np.ndarray], repeats: int = 0) -> RunResult:
+        """Run a per-device module; `global_sig` gives the global types of @main."""
+        program = self.compile_per_device(module, global_sig, inputs)
+        result = program.run()
+        result.run_seconds = program.time(repeats)
+        return result
+
+    def compile_per_device(self, module: ir.Operation, global_sig: Signature,
+                           inputs: Sequence[np.ndarray]) -> "PerDeviceProgram":
+        """Compile a per-device module for its devices and put `inputs` (global arrays)
+        on them; the result runs, times and describes itself (see PerDeviceProgram)."""
+        local_sig = signature(module)
+        num_devices = device_count(module, local_sig)
+        _check_local_types(local_sig, global_sig)
+        # Host rows hold every device's block: replicated values num_devices times.
+        for lv, gv in zip(local_sig.args + local_sig.results,
+                          global_sig.args + global_sig.results):
+            check_host_memory(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                              f"its blocks on {num_devices} devices")
+        # The per-device module's shardings define the layout its @main expects.
+        rows = []
+        for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
+            with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                                 f"its blocks on {num_devices} devices"):
+                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices))
+        if num_devices == 1:
+            # XLA skips SPMD partitioning for one partition, so no manual region: run
+            # the body itself on the single device.
+            wrapped, arrays, stacked = strip_to_body(module), [r[0] for r in rows], False
+        else:
+            wrapped, stacked = wrap_per_device(module, num_devices), True
+            arrays = [to_blocks(r) for r in rows]
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
+            compiled = time.perf_counter() - start
+            placed = jaxlib_bridge.place(devices, arrays, stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        return PerDeviceProgram(executable, placed, stacked, local_sig,
+                                global_sig, compiled, num_devices)
+
+    def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
+                   repeats: int = 0) -> RunResult:
+        """Run a module without shardings on one device (the reference)."""
+        return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
+
+    def run_global_by_xla(self, module: ir.Operation, inputs: Sequence[np.ndarray],
+                          repeats: int = 0, num_devices: int = 1) -> RunResult:
+        """Run a global module through XLA's own SPMD partitioner, arguments and results
+        replicated: the reference for programs with per-device code (manual
+        computations), which have no single-device meaning. Modules with sdy meshes go
+        through Shardy; GSPMD ones (mhlo.sharding, no meshes) through XLA's GSPMD
+        partitioner, as PyTorch/XLA and pre-Shardy JAX ran them."""
+        copy = _copy(module)
+        num_devices = max(num_devices, device_count(copy.operation, signature(copy.operation)))
+        with module.context:
+            main = entry_function(copy.operation)
+            codec = ShardingCodec.for_module(copy.operation)
+            gspmd = not codec.meshes
+            if gspmd:
+                replicated = ir.StringAttr.get(jaxlib_bridge.gspmd_simple("replicated"))
+            else:
+                mesh_name, mesh = next(iter(codec.meshes.items()))
+            ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+            # Every argument and result replicated, also those without a sharding (XLA
+            # would otherwise choose one for them).
+            for key, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
+                old = (list(ir.ArrayAttr(main.attributes[key])) if key in main.attributes
+                       else [ir.DictAttr.get({}) for _ in types])
+                new = []
+                for attrs, value_type in zip(old, types):
+                    entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
+                    if gspmd:
+                        entries["mhlo.sharding"] = replicated
+                    else:
+                        rank = len(value_type.shape) if isinstance(
+                            value_type, ir.RankedTensorType) else 0
+                        entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
+                            mesh, rank, mesh_name))
+                    new.append(ir.DictAttr.get(entries))
+                main.attributes[key] = ir.ArrayAttr.get(new)
+        return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
+                                     shardy=not gspmd)
+
+    def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
+                         stacked: bool, repeats: int, shardy: bool = True) -> RunResult:
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, module, devices, shardy)
+            compiled = time.perf_counter() - start
+            outputs = jaxlib_bridge.execute(executable, devices, inputs, stacked)
+            times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+@dataclass
+class PerDeviceProgram:
+    """A per-device module compiled by PjRt with its inputs on the devices.
+
+    `run()` runs it once and assembles the global outputs; `run_once()` times one run
+    (inputs resident, results awaited); `memory()` is XLA's per-device memory plan and
+    `hlo_instructions()` its optimized HLO, for comparing with other partitioners."""
+
+    executable: object
+    placed: list
+    stacked: bool  # results come back stacked by device (see to_blocks)
+    local_sig: Signature
+    global_sig: Signature
+    compile_seconds: float
+    num_devices: int = 1
+
+    def run(self) -> RunResult:
+        try:
+            outputs = jaxlib_bridge.execute_placed(self.executable, self.placed, self.stacked)
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        if not self.stacked:
+            outputs = [o[None] for o in outputs]
+        else:
+            outputs = [from_blocks(o, lv.type.shape, self.num_devices)
+                       for o, lv in zip(outputs, self.local_sig.results)]
+        assembled = [assemble_global(r, lv.sharding, gv.type.shape) for r, lv, gv in
+                     zip(outputs, self.local_sig.results, self.global_sig.results)]
+        return RunResult([a.array for a in assembled],
+                         [a.replica_divergence for a in assembled], self.compile_seconds)
+
+    def run_once(self) -> float:
+        return jaxlib_bridge.run_once(self.executable, self.placed)
+
+    def time(self, repeats: int) -> list[float]:
+        """Wall time of `repeats` runs after one warm-up."""
+        if repeats <= 0:
+            return []
+        self.run_once()
+        return [self.run_once() for _ in range(repeats)]
+
+    def memory(self) -> dict[str, int]:
+        return jaxlib_bridge.memory_stats(self.executable)
+
+    def hlo_instructions(self, opcodes=None):
+        return jaxlib_bridge.hlo_instructions(self.executable, opcodes)
+
+
+def _copy(module: ir.Operation) -> ir.Module:
+    with module.context, module.location:
+        copy = ir.Module.create()
+        for op in module.regions[0].blocks[0].operations:
+            op.operation.clone(ip=ir.InsertionPoint(copy.body))
+        for name in list(module.attributes):
+            copy.operation.attributes[name] = module.attributes[name]
+    return copy
+
+
+def strip_to_body(module: ir.Operation) -> ir.Module:
+    """The per-device module without meshes or sdy attributes (for one device)."""
+    copy = _copy(module)
+    with module.context:
+        for op in list(copy.body.operations):
+            if op.operation.name == "sdy.mesh":
+                op.operation.erase()
+        for name in ("sym_name", PER_DEVICE_ATTR, "mhlo.num_partitions"):
+            if name in copy.operation.attributes:
+                del copy.operation.attributes[name]
+        _strip_sdy(copy.operation)
+    return copy
+
+
+def _rows_bytes(value: BoundaryValue, num_devices: int) -> int:
+    return num_devices * prod(value.type.shape) * value.type.dtype.itemsize
+
+
+def _check_local_types(local_sig: Signature, global_sig: Signature) -> None:
+    if len(local_sig.args) != len(global_sig.args) or \
+            len(local_sig.results) != len(global_sig.results):
+        raise ShardpyError(
+            f"the per-device @main has {len(local_sig.args)} arguments and "
+            f"{len(local_sig.results)} results; the global program has "
+            f"{len(global_sig.args)} and {len(global_sig.results)}")
+    for lv, gv in zip(local_sig.args + local_sig.results, global_sig.args + global_sig.results):
+        expected = local_type(BoundaryValue(gv.name, gv.type, lv.sharding))
+        if lv.type.shape != expected or lv.type.dtype != gv.type.dtype:
+            where = f"for sharding {lv.sharding}" if lv.sharding else "(no sharding: replicated)"
+            raise ShardpyError(
+                f"{lv.name}: the per-device type is {lv.type} but global "
+                f"{gv.type} {where} gives local shape {list(expected)}")
+
+
+def global_signature_of_per_device(module: ir.Operation,
+                                   arg_shapes: Sequence[tuple[int, ...]] | None = None
+                                   ) -> Signature:
+    """Global types of a per-device module that came without its global program.
+
+    Argument shapes come from the given inputs when known (uneven dims need them),
+    otherwise local shape x shards; results always local x shards.
+    """
+    local = signature(module)
+
+    def globalize(value: BoundaryValue, shape=None) -> BoundaryValue:
+        if shape is None:
+            shards = [value.sharding.dim_shards(i) if value.sharding else 1
+                      for i in range(len(value.type.shape))]
+            shape = tuple(n * s for n, s in zip(value.type.shape, shards))
+        return BoundaryValue(value.name, value.type.with_shape(shape), value.sharding)
+
+    shapes = arg_shapes or [None] * len(local.args)
+    return Signature(tuple(globalize(v, s) for v, s in zip(local.args, shapes)),
+                     tuple(globalize(v) for v in local.results))

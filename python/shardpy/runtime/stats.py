@@ -1,0 +1,122 @@
+"""IR statistics: op counts and collectives with their cost in bytes per device.
+
+Cost model (bytes each device sends, S = bytes of the full per-device buffer the
+collective is defined over, n = replica group size):
+    all_reduce          2(n-1)/n * S   (S = operand)
+    all_gather          (n-1)/n * S    (S = result, the gathered buffer)
+    reduce_scatter      (n-1)/n * S    (S = operand)
+    all_to_all          (n-1)/n * S    (S = operand)
+    collective_permute  S              (S = operand)
+    collective_broadcast S             (S = operand)
+Counts are static: a collective inside a loop body counts once.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+from jaxlib.mlir import ir
+
+from ..ir.types import element_bytes, tensor_bytes  # noqa: F401  (re-exported)
+from ..ir.utils import collect_ops
+
+COLLECTIVES = {
+    "stablehlo.all_reduce": "all_reduce",
+    "stablehlo.all_gather": "all_gather",
+    "stablehlo.reduce_scatter": "reduce_scatter",
+    "stablehlo.all_to_all": "all_to_all",
+    "stablehlo.collective_permute": "collective_permute",
+    "stablehlo.collective_broadcast": "collective_broadcast",
+    "sdy.all_reduce": "sdy.all_reduce",
+    "sdy.all_gather": "sdy.all_gather",
+    "sdy.all_slice": "sdy.all_slice",
+    "sdy.all_to_all": "sdy.all_to_all",
+    "sdy.collective_permute": "sdy.collective_permute",
+    "sdy.reduce_scatter": "sdy.reduce_scatter",
+}
+
+
+def _group_size(op: ir.Operation) -> int:
+    if "replica_groups" not in op.attributes:
+        return 0
+    groups = ir.DenseIntElementsAttr(op.attributes["replica_groups"])
+    shape = ir.ShapedType(groups.type).shape
+    return shape[1] if len(shape) == 2 else 0
+
+
+def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
+                          result_bytes: float) -> float:
+    """The cost model above for one collective of `kind` (without the "stablehlo."
+    prefix): bytes each device sends. Shared with readers of other IR (XLA's HLO in
+    bench/hlo_collectives.py) so that both sides of a comparison are costed alike."""
+    if kind in ("collective_permute", "collective_broadcast"):
+        return float(operand_bytes)
+    n = group_size
+    if n <= 1:
+        return 0.0
+    if kind == "all_reduce":
+        return 2 * (n - 1) / n * operand_bytes
+    if kind == "all_gather":
+        return (n - 1) / n * result_bytes
+    return (n - 1) / n * operand_bytes
+
+
+def collective_cost(op: ir.Operation) -> float:
+    """Bytes per device for one stablehlo collective (0 for sdy ones: not lowered yet)."""
+    kind = COLLECTIVES.get(op.name, "")
+    if kind.startswith("sdy.") or not kind:
+        return 0.0
+    operand_bytes = sum(tensor_bytes(v.type) for v in op.operands)
+    result_bytes = sum(tensor_bytes(r.type) for r in op.results)
+    return collective_cost_bytes(kind, _group_size(op), operand_bytes, result_bytes)
+
+
+@dataclass
+class CollectiveStats:
+    count: int = 0
+    bytes_per_device: float = 0.0
+
+
+@dataclass
+class ModuleStats:
+    ops: Counter = field(default_factory=Counter)
+    collectives: dict[str, CollectiveStats] = field(default_factory=dict)
+
+    @property
+    def total_ops(self) -> int:
+        return sum(self.ops.values())
+
+    @property
+    def total_collective_bytes(self) -> float:
+        return sum(c.bytes_per_device for c in self.collectives.values())
+
+    def to_json(self) -> dict:
+        return {
+            "ops": self.total_ops,
+            "ops_by_name": dict(sorted(self.ops.items())),
+            "collectives": {k: {"count": v.count, "bytes_per_device": v.bytes_per_device}
+                            for k, v in sorted(self.collectives.items())},
+            "collective_bytes_per_device": self.total_collective_bytes,
+        }
+
+    def summary(self) -> str:
+        lines = [f"ops: {self.total_ops} ({len(self.ops)} kinds)"]
+        if not self.collectives:
+            lines.append("collectives: none")
+        for kind, c in sorted(self.collectives.items()):
+            lines.append(f"  {kind}: {c.count} ({c.bytes_per_device:.0f} bytes/device)")
+        return "\n".join(lines)
+
+
+def module_stats(module: ir.Operation) -> ModuleStats:
+    stats = ModuleStats()
+    for op in collect_ops(module):
+        name = op.name
+        stats.ops[name] += 1
+        kind = COLLECTIVES.get(name)
+        if kind:
+            entry = stats.collectives.setdefault(kind, CollectiveStats())
+            entry.count += 1
+            entry.bytes_per_device += collective_cost(op)
+    return stats

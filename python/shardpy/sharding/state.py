@@ -1,0 +1,225 @@
+"""Read and write the sharding of any value of a propagated module.
+
+Where Shardy keeps a value's sharding:
+  op result            the op's `sdy.sharding` (#sdy.sharding_per_value, one per result);
+                       `sharding` of sdy.sharding_constraint / sdy.reshard; `out_sharding`
+                       of sdy collectives; `out_shardings` of sdy.manual_computation
+  func argument        `sdy.sharding` in the func's arg_attrs (results: res_attrs)
+  while body/cond arg  the while op's result sharding of the same index
+  manual body arg      the manual computation's in_sharding without its manual axes
+Values nobody sharded are replicated (None here).
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from .sdy_codec import SHARDING_ATTR, ShardingCodec
+from .model import DimSharding, TensorSharding
+
+SINGLE_SHARDING_ATTR = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding"}
+COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
+                            "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
+                            "sdy.replicated_to_unreduced"})
+
+
+# Ops whose results' shardings are not (only) their sdy.sharding attribute.
+_SHARDINGS_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | COLLECTIVE_OPS | {
+    "sdy.manual_computation"}
+
+_UNREAD = object()  # not read yet (None means replicated)
+
+
+def manual_axes(op: ir.Operation) -> frozenset[str]:
+    attr = sdy.ManualAxesAttr(op.attributes["manual_axes"])
+    return frozenset(attr[i] for i in range(len(attr)))
+
+
+def without_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding:
+    dims = tuple(DimSharding(tuple(a for a in d.axes if a.name not in axes), d.closed)
+                 for d in sharding.dims)
+    return TensorSharding(sharding.mesh, dims,
+                          tuple(a for a in sharding.replicated if a.name not in axes),
+                          tuple(a for a in sharding.unreduced if a.name not in axes),
+                          sharding.mesh_name)
+
+
+class ShardingState:
+    """Shardings of a module's values, decoded once, cached per value."""
+
+    def __init__(self, module: ir.Operation):
+        self.module = module
+        self.codec = ShardingCodec.for_module(module)
+        self._cache: dict[ir.Value, TensorSharding | None] = {}
+        self._signatures: dict[tuple[str, str], list] = {}  # (func, args|results) -> list
+        self._per_value: dict[ir.Attribute, tuple] = {}  # sdy.sharding attr -> decoded
+        # ids of result shardings -> (the shardings, their sdy.sharding attribute)
+        self._encoded_per_value: dict[tuple, tuple] = {}
+
+    # -- reading ----------------------------------------------------------------------
+    def of(self, value: ir.Value) -> TensorSharding | None:
+        sharding = self._cache.get(value, _UNREAD)
+        if sharding is _UNREAD:
+            sharding = self._cache[value] = self._read(value)
+        return sharding
+
+    def shardings_of(self, values: list[ir.Value]) -> list[TensorSharding | None]:
+        """[self.of(v) for v in values], without a method call per value."""
+        cache = self._cache
+        found = []
+        for value in values:
+            sharding = cache.get(value, _UNREAD)
+            if sharding is _UNREAD:
+                sharding = cache[value] = self._read(value)
+            found.append(sharding)
+        return found
+
+    def results_of(self, op: ir.Operation, results, name: str | None = None
+                   ) -> list[TensorSharding | None]:
+        """The shardings of `results` (all of `op`'s results), reading the op's
+        attribute once (the hot path of the partitioning passes), remembered.
+        `name`: op.name, where the caller has read it."""
+        found = self.decode_results(op, results, name)
+        cache = self._cache
+        for result, sharding in zip(results, found):
+            cache[result] = sharding
+        return found
+
+    def decode_results(self, op: ir.Operation, results, name: str | None = None
+                       ) -> list[TensorSharding | None]:
+        """The shardings of `results` (all of `op`'s results) as the IR has them, one
+        decoding per distinct attribute. (For ops other than sdy's, the attribute is
+        what `set_results` and `write` keep up to date.)"""
+        if (op.name if name is None else name) in _SHARDINGS_ELSEWHERE:
+            return [self.of(r) for r in results]
+        attrs = op.attributes
+        if SHARDING_ATTR not in attrs:  # (not try/except: a missing key raises slowly)
+            return [None] * len(results)
+        return list(self._decode_per_value(attrs[SHARDING_ATTR], op))
+
+    def _decode_per_value(self, attr: ir.Attribute, op: ir.Operation) -> tuple:
+        """`op`'s #sdy.sharding_per_value decoded, once per distinct attribute (the op's
+        location, for errors, read only then)."""
+        found = self._per_value.get(attr)
+        if found is None:
+            loc = op.location
+            found = self._per_value[attr] = tuple(
+                self.codec.decode(a, loc)
+                for a in sdy.TensorShardingPerValueAttr(attr).shardings)
+        return found
+
+    def _read(self, value: ir.Value) -> TensorSharding | None:
+        if isinstance(value, ir.OpResult):
+            return self.result_sharding(value.owner.operation, value.result_number)
+        arg = ir.BlockArgument(value)
+        parent = arg.owner.owner  # the op owning the region holding the block
+        if parent is None:
+            return None
+        parent = parent.operation
+        name = parent.name
+        index = arg.arg_number
+        if name == "func.func":
+            return self.func_arg_sharding(parent, index)
+        if name == "stablehlo.while":
+            return self.result_sharding(parent, index)
+        if name == "sdy.manual_computation":
+            ins = sdy.TensorShardingPerValueAttr(parent.attributes["in_shardings"]).shardings
+            return without_axes(self.codec.decode(ins[index], parent.location),
+                                manual_axes(parent))
+        return None
+
+    def result_sharding(self, op: ir.Operation, index: int) -> TensorSharding | None:
+        attrs = op.attributes
+        name = op.name
+        if name in SINGLE_SHARDING_ATTR:
+            return self.codec.decode(attrs[SINGLE_SHARDING_ATTR[name]], op.location)
+        if name in COLLECTIVE_OPS:
+            return self.codec.decode(attrs["out_sharding"], op.location)
+        if name == "sdy.manual_computation":
+            outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
+            return self.codec.decode(outs[index], op.location)
+        if SHARDING_ATTR in attrs:
+            return self._decode_per_value(attrs[SHARDING_ATTR], op)[index]
+        return None
+
+    def func_arg_sharding(self, func_op, index: int) -> TensorSharding | None:
+        return self._signature(func_op, "args")[index]
+
+    def func_result_sharding(self, func_op, index: int) -> TensorSharding | None:
+        return self._signature(func_op, "results")[index]
+
+    def _signature(self, func_op, which: str) -> list:
+        key = (ir.StringAttr(func_op.attributes["sym_name"]).value, which)
+        found = self._signatures.get(key)
+        if found is None:
+            found = (self.codec.func_arg_shardings(func_op) if which == "args"
+                     else self.codec.func_result_shardings(func_op))
+            self._signatures[key] = found
+        return found
+
+    # -- writing ----------------------------------------------------------------------
+    def set_results(self, op: ir.Operation, shardings: list[TensorSharding | None]) -> None:
+        """Write the shardings of all of `op`'s results (None: replicated on the mesh of
+        the others)."""
+        template = next((s for s in shardings if s is not None), None)
+        key = tuple(map(id, shardings))
+        known = self._encoded_per_value.get(key) if None not in shardings else None
+        if known is not None and all(a is b for a, b in zip(known[0], shardings)):
+            op.attributes[SHARDING_ATTR] = known[1]  # encoded before: one attribute each
+        elif template is None:
+            if SHARDING_ATTR in op.attributes:
+                del op.attributes[SHARDING_ATTR]
+        else:
+            attrs = []
+            for result, sharding in zip(op.results, shardings):
+                if sharding is None:
+                    rank = len(result.type.shape) if isinstance(result.type,
+                                                                ir.RankedTensorType) else 0
+                    sharding = TensorSharding.replicated_on(template.mesh, rank,
+                                                            template.mesh_name)
+                attrs.append(self.codec.encode(sharding))
+            attr = op.attributes[SHARDING_ATTR] = sdy.TensorShardingPerValueAttr.get(attrs)
+            if None not in shardings:  # (the shardings kept: their ids are the key)
+                self._encoded_per_value[key] = (tuple(shardings), attr)
+        for result, sharding in zip(op.results, shardings):
+            self._cache[result] = sharding
+
+    def write(self, value: ir.Value, sharding: TensorSharding) -> None:
+        """Give `value` this sharding in the IR (an op result, a func argument, or a
+        while's block argument: the while's result of that index, which sdy reads for
+        the argument and the result alike)."""
+        if isinstance(value, ir.OpResult):
+            op = value.owner.operation
+            shardings = [self.of(r) for r in op.results]
+            shardings[value.result_number] = sharding
+            self.set_results(op, shardings)
+            return
+        arg = ir.BlockArgument(value)
+        parent = arg.owner.owner.operation
+        if parent.name == "stablehlo.while":
+            self.write(parent.results[arg.arg_number], sharding)
+            for region in parent.regions:
+                self._cache[region.blocks[0].arguments[arg.arg_number]] = sharding
+            return
+        if parent.name != "func.func":
+            raise ValueError(f"cannot attach a sharding to an argument of {parent.name}")
+        key = "arg_attrs"
+        count = len(arg.owner.arguments)
+        old = (list(ir.ArrayAttr(parent.attributes[key])) if key in parent.attributes
+               else [ir.DictAttr.get({}) for _ in range(count)])
+        entries = {a.name: a.attr for a in ir.DictAttr(old[arg.arg_number])}
+        entries[SHARDING_ATTR] = self.codec.encode(sharding)
+        old[arg.arg_number] = ir.DictAttr.get(entries)
+        parent.attributes[key] = ir.ArrayAttr.get(old)
+        self._signatures.clear()
+        self._cache[value] = sharding
+
+    def remember(self, value: ir.Value, sharding: TensorSharding | None) -> None:
+        self._cache[value] = sharding
+
+    def forget(self, value: ir.Value) -> None:
+        self._cache.pop(value, None)
+
+
+def replicated_like(sharding: TensorSharding) -> TensorSharding:
+    return TensorSharding.replicated_on(sharding.mesh, sharding.rank, sharding.mesh_name)
