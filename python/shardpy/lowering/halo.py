@@ -42,6 +42,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..sharding.device_groups import replica_groups
 from ..ir.utils import const_i32, zero_attr
+from .reducers import through_reshapes
 
 
 # --------------------------------------------------------------------------- geometry
@@ -422,8 +423,6 @@ def _zeros(value_type: ir.RankedTensorType) -> ir.Value:
 
 def constant_scalar(value: ir.Value):
     """The number a scalar stablehlo.constant holds (numpy scalar), else None."""
-    from .reducers import through_reshapes
-
     value = through_reshapes(value)
     if not isinstance(value, ir.OpResult) or value.owner.operation.name != "stablehlo.constant":
         return None

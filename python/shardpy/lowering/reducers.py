@@ -18,17 +18,29 @@ reduce may evaluate in any tree whose in-order traversal keeps the elements in o
 and the init pair, taken once per shard instead of once, is one more copy of a pair
 that loses or wins the same way every time (the maximum of a set does not change when
 an element is repeated).
+
+A scatter whose body folds every update into its input with one reducer
+(scatter_reducer: one of SCATTER_REDUCERS) can scatter split updates on every device
+and combine the results with that reducer; IDEMPOTENT_REDUCERS may count the operand's
+initial value more than once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from ..ir.types import numpy_dtype
 
 SUM_REDUCERS = frozenset({"stablehlo.add"})
 SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
                                      "stablehlo.multiply", "stablehlo.and",
                                      "stablehlo.or"})
+SCATTER_REDUCERS = frozenset({"stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
+                              "stablehlo.minimum", "stablehlo.or", "stablehlo.and"})
+IDEMPOTENT_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.or",
+                                 "stablehlo.and"})
 
 
 def reducer_kind(op: ir.Operation) -> str | None:
@@ -108,14 +120,10 @@ def is_select_pair_reduce(op: ir.Operation) -> bool:
 
 
 def _direction(op: ir.Operation) -> str:
-    from jaxlib.mlir.dialects import stablehlo
-
     return stablehlo.ComparisonDirectionAttr(op.attributes["comparison_direction"]).value
 
 
 def _compare_type(op: ir.Operation) -> str | None:
-    from jaxlib.mlir.dialects import stablehlo
-
     if "compare_type" not in op.attributes:
         return None
     return stablehlo.ComparisonTypeAttr(op.attributes["compare_type"]).value
@@ -138,8 +146,6 @@ def reducer_op(op: ir.Operation) -> str:
 
 def identity_value(reducer: str, element_type: ir.Type):
     """The identity element of `reducer` for `element_type` (as a numpy scalar)."""
-    from ..ir.types import numpy_dtype
-
     dtype = numpy_dtype(element_type)
     if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
         return dtype.type(0)
@@ -201,3 +207,25 @@ def through_reshapes(value: ir.Value) -> ir.Value:
             break
         value = source
     return value
+
+
+def scatter_reducer(op: ir.Operation) -> str | None:
+    """The op name of a scatter body that folds every update into its input with one
+    and the same reducer (`%r_i = reducer %input_i, %update_i`, either order), else None."""
+    n = len(op.results)
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = [o.operation for o in block.operations]
+    terminator = ops[-1]
+    reducers = set()
+    for i, value in enumerate(terminator.operands):
+        if not isinstance(value, ir.OpResult):
+            return None
+        producer = value.owner.operation
+        if producer.name not in SCATTER_REDUCERS or len(producer.operands) != 2:
+            return None
+        pair = list(producer.operands)
+        if pair not in ([args[i], args[n + i]], [args[n + i], args[i]]):
+            return None
+        reducers.add(producer.name)
+    return reducers.pop() if len(reducers) == 1 else None

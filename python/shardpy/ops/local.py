@@ -64,9 +64,10 @@ from jaxlib.mlir import ir
 
 from ..lowering import basic
 from ..lowering import padding as pad
-from ..lowering import indexing
 from ..lowering import select
-from ..lowering import windowed
+from ..lowering.indexing import dynamic_slice, gather, scatter
+from ..lowering.windowed import (concatenate, convolution, pad_slice, reduce_window,
+                                 select_and_scatter)
 from ..lowering.reducers import reduce_combine
 from ..sharding.op_rule import RULE_ATTR
 
@@ -129,40 +130,41 @@ LOCAL_OPS: dict[str, LocalOp] = {
     "stablehlo.custom_call":       LocalOp(_custom_call_combine,
                                            applies=_custom_call_local),
     # windowed ops: halos / shifts / mirrors between shards (lowering_windowed.py)
-    "stablehlo.pad":               LocalOp(None, True, windowed.lower_pad,
-                                           windowed.pad_cost),
-    "stablehlo.slice":             LocalOp(None, True, windowed.lower_slice,
-                                           windowed.slice_cost),
-    "stablehlo.reverse":           LocalOp(None, True, windowed.lower_reverse,
-                                           windowed.reverse_cost),
-    "stablehlo.concatenate":       LocalOp(None, True, windowed.lower_concatenate,
-                                           windowed.concatenate_cost),
-    "stablehlo.reduce_window":     LocalOp(None, True, windowed.lower_reduce_window,
-                                           windowed.reduce_window_cost,
-                                           windowed.reduce_window_windowed,
-                                           windowed.reduce_window_variant),
-    "stablehlo.select_and_scatter": LocalOp(None, True, windowed.lower_select_and_scatter,
-                                            windowed.select_and_scatter_cost,
-                                            variant=windowed.select_and_scatter_variant),
-    "stablehlo.convolution":       LocalOp(_sum, True, windowed.lower_convolution,
-                                           windowed.convolution_cost,
-                                           windowed.convolution_windowed),
+    "stablehlo.pad":               LocalOp(None, True, pad_slice.lower_pad,
+                                           pad_slice.pad_cost),
+    "stablehlo.slice":             LocalOp(None, True, pad_slice.lower_slice,
+                                           pad_slice.slice_cost),
+    "stablehlo.reverse":           LocalOp(None, True, pad_slice.lower_reverse,
+                                           pad_slice.reverse_cost),
+    "stablehlo.concatenate":       LocalOp(None, True, concatenate.lower_concatenate,
+                                           concatenate.concatenate_cost),
+    "stablehlo.reduce_window":     LocalOp(None, True, reduce_window.lower_reduce_window,
+                                           reduce_window.reduce_window_cost,
+                                           reduce_window.reduce_window_windowed,
+                                           reduce_window.reduce_window_variant),
+    "stablehlo.select_and_scatter": LocalOp(
+        None, True, select_and_scatter.lower_select_and_scatter,
+        select_and_scatter.select_and_scatter_cost,
+        variant=select_and_scatter.select_and_scatter_variant),
+    "stablehlo.convolution":       LocalOp(_sum, True, convolution.lower_convolution,
+                                           convolution.convolution_cost,
+                                           convolution.convolution_windowed),
     "stablehlo.iota":              LocalOp(None, False, basic.lower_iota),
     "stablehlo.constant":          LocalOp(None, False, basic.lower_constant),
-    "stablehlo.gather":            LocalOp(indexing.gather_combine, False,
-                                           indexing.lower_gather,
+    "stablehlo.gather":            LocalOp(gather.gather_combine, False,
+                                           gather.lower_gather,
                                            padding=pad.reads_no_padding),
-    "stablehlo.scatter":           LocalOp(indexing.scatter_combine, False,
-                                           indexing.lower_scatter,
-                                           counted_once=indexing.scatter_counted_once,
+    "stablehlo.scatter":           LocalOp(scatter.scatter_combine, False,
+                                           scatter.lower_scatter,
+                                           counted_once=scatter.scatter_counted_once,
                                            padding=pad.scatter_padding),
-    "stablehlo.dynamic_slice":     LocalOp(indexing.dynamic_slice_combine, False,
-                                           indexing.lower_dynamic_slice,
-                                           rule=indexing.dynamic_slice_rule,
+    "stablehlo.dynamic_slice":     LocalOp(dynamic_slice.dynamic_slice_combine, False,
+                                           dynamic_slice.lower_dynamic_slice,
+                                           rule=dynamic_slice.dynamic_slice_rule,
                                            whole_too=True,
                                            padding=pad.reads_no_padding),
     "stablehlo.dynamic_update_slice": LocalOp(None, False,
-                                              indexing.lower_dynamic_update_slice),
+                                              dynamic_slice.lower_dynamic_update_slice),
 }
 
 

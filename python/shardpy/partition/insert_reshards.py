@@ -473,7 +473,7 @@ class ExplicitReshards:
         roll, a halo) is computed from x's shards with x's sharding (a window of x
         per piece: lowering_windowed.lower_concatenate), and the slices feeding only
         such concatenates are not computed at all."""
-        from ..lowering.windowed import roll_sharding
+        from ..lowering.windowed.concatenate import roll_sharding
 
         if op.name == "stablehlo.slice":
             users = [use.owner for use in op.results[0].uses]
