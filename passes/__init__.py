@@ -14,7 +14,7 @@ from . import insert_reshards  # noqa: F401
 from . import reshard_to_collectives  # noqa: F401
 from . import to_local  # noqa: F401
 
-from shardpy.pipeline import register_pipeline  # noqa: E402
+from shardpy.pass_registry import register_pipeline  # noqa: E402
 
 register_pipeline(
     "shardpy-partition",

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.gspmd.export_gspmd import export_module
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 
 
 @register_pass("shardpy-export-gspmd")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.gspmd.import_gspmd import import_module
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 
 
 @register_pass("shardpy-import")

@@ -22,7 +22,7 @@ from jaxlib.mlir import ir
 
 from shardpy.partition.insert_reshards import ExplicitReshards
 from shardpy.ops.rules import RULES
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 
 
 @register_pass("shardpy-insert-reshards")

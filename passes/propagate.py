@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.ops.rules import RULES, WITHOUT_RULE
-from shardpy.pipeline import option, register_pass
+from shardpy.pass_registry import option, register_pass
 from shardpy.propagation.propagate import Strategy, propagate_module
 
 

@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 from shardpy.ir.diagnostics import warning
 from shardpy.ir.utils import collect_ops
 from shardpy.ops.rules import RULES, WITHOUT_RULE, rule_for
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 from shardpy.sharding.op_rule import RULE_ATTR
 
 STRUCTURAL_OPS = frozenset({

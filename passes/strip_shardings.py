@@ -31,7 +31,7 @@ from jaxlib.mlir import ir
 from shardpy.ir.diagnostics import ShardpyError
 from shardpy.ir.utils import (collect_ops, erase_op_forwarding_operands,
                               filter_signature_attrs, inline_region_before)
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 
 # Ops whose results equal their first operand in the global (unpartitioned) view.
 LAYOUT_ONLY_OPS = frozenset({

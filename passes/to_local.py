@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.partition.to_local import LocalLowering
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 
 
 @register_pass("shardpy-to-local")

@@ -23,7 +23,7 @@ from shardpy.ir import io as irio
 from shardpy.cli import run_tool
 from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
 from shardpy.ir.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_host_devices
-from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions, registered_passes
+from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions
 
 DEFAULT_PIPELINE = "shardpy-partition"
 
@@ -135,7 +135,6 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         run_partitioned = not args.reference
         if run_partitioned and not per_device:
             text = args.pass_pipeline if args.pass_pipeline is not None else DEFAULT_PIPELINE
-            registered_passes()  # registers the named pipelines too
             if args.pass_pipeline is None and DEFAULT_PIPELINE not in PIPELINES:
                 raise ShardpyError(
                     f"the default pipeline '{DEFAULT_PIPELINE}' is not available yet; run "

@@ -1,13 +1,7 @@
-"""Pass registry and pipelines that mix shardpy's Python passes with native ones.
+"""Pipelines that mix shardpy's Python passes with native ones.
 
-A shardpy pass is a frozen dataclass registered by name; its fields are its options:
-
-    @register_pass("shardpy-propagate")
-    @dataclass(frozen=True)
-    class Propagate:
-        '''One-line summary. Longer docstring with before/after IR.'''
-        strategy: str = option("user-priority", "basic|aggressive|op-priority|user-priority")
-        def run(self, module: ir.Operation) -> None: ...
+Passes are registered in shardpy.pass_registry; this module imports shardpy.passes, so
+every shardpy pass and named pipeline (`shardpy-partition`) is known once it is loaded.
 
 A pipeline string uses MLIR's textual syntax, e.g.
 `builtin.module(canonicalize,shardpy-propagate{strategy=basic},sdy-close-shardings)`.
@@ -17,129 +11,24 @@ One PassManager runs the whole pipeline (verifying after each pass unless told n
 """
 from __future__ import annotations
 
-import dataclasses
-import enum
 import os
 import re
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from jaxlib.mlir import ir, passmanager
 
+from . import passes  # noqa: F401  (importing the package registers every pass)
 from .ir.diagnostics import DiagnosticEngine, ShardpyError
-
-# --------------------------------------------------------------------------- registry
-
-
-@dataclass(frozen=True)
-class PassInfo:
-    name: str
-    cls: type
-    summary: str
-
-    @property
-    def options(self) -> tuple[dataclasses.Field, ...]:
-        return tuple(f for f in dataclasses.fields(self.cls) if f.init)
-
-    def option_help(self) -> str:
-        parts = []
-        for f in self.options:
-            desc = f.metadata.get("help", "")
-            parts.append(f"{option_name(f)}={_format_value(f.default)}" + (f" ({desc})" if desc else ""))
-        return "; ".join(parts)
-
-    def instantiate(self, options_text: str | None):
-        return self.cls(**parse_options(self, options_text or ""))
-
-
-REGISTRY: dict[str, PassInfo] = {}
-PIPELINES: dict[str, tuple[str, str]] = {}  # name -> (pipeline text, summary)
-
-
-def register_pipeline(name: str, text: str, summary: str) -> None:
-    """A named pipeline usable like a pass (`--shardpy-partition`)."""
-    PIPELINES[name] = (text, summary)
-
-
-def option(default: Any, help: str = "") -> Any:
-    """Declare a pass option (a dataclass field with help text)."""
-    return field(default=default, metadata={"help": help})
-
-
-def register_pass(name: str) -> Callable[[type], type]:
-    def wrap(cls: type) -> type:
-        if not dataclasses.is_dataclass(cls):
-            raise TypeError(f"pass {name}: {cls.__name__} must be a dataclass")
-        if name in REGISTRY and REGISTRY[name].cls is not cls:
-            raise ValueError(f"pass {name} registered twice")
-        summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        REGISTRY[name] = PassInfo(name, cls, summary)
-        cls.pass_name = name
-        return cls
-
-    return wrap
+from .pass_registry import PIPELINES, REGISTRY, PassInfo, split_top_level
 
 
 def registered_passes() -> dict[str, PassInfo]:
-    """All shardpy passes (importing shardpy.passes registers them)."""
-    from . import passes  # noqa: F401  (the package imports every pass module)
-
+    """All shardpy passes (importing this module imported shardpy.passes)."""
     return REGISTRY
-
-
-def option_name(f: dataclasses.Field) -> str:
-    return f.name.replace("_", "-")
-
-
-def _format_value(value: Any) -> str:
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _convert(info: PassInfo, f: dataclasses.Field, text: str) -> Any:
-    kind = type(f.default)
-    try:
-        if kind is bool:
-            if text.lower() in ("true", "1", ""):
-                return True
-            if text.lower() in ("false", "0"):
-                return False
-            raise ValueError(text)
-        if issubclass(kind, enum.Enum):
-            return kind(text)
-        return kind(text)
-    except ValueError:
-        allowed = ""
-        if issubclass(kind, enum.Enum):
-            allowed = " (one of: " + ", ".join(str(m.value) for m in kind) + ")"
-        raise ShardpyError(
-            f"invalid value '{text}' for option '{option_name(f)}' of pass "
-            f"'{info.name}'{allowed}") from None
-
-
-def parse_options(info: PassInfo, text: str) -> dict[str, Any]:
-    """`key=value key2=value2` (MLIR pass-option syntax) into dataclass kwargs."""
-    by_name = {option_name(f): f for f in info.options}
-    values: dict[str, Any] = {}
-    for item in _split_top_level(text.strip(), " "):
-        if not item:
-            continue
-        key, _, raw = item.partition("=")
-        f = by_name.get(key)
-        if f is None:
-            known = ", ".join(by_name) or "none"
-            raise ShardpyError(f"pass '{info.name}' has no option '{key}' (options: {known})")
-        values[f.name] = _convert(info, f, raw.strip("'\""))
-    return values
-
-
-# --------------------------------------------------------------------------- pipeline text
 
 
 @dataclass(frozen=True)
@@ -164,28 +53,6 @@ class PipelineElement:
             yield from e.names()
 
 
-def _split_top_level(text: str, sep: str) -> list[str]:
-    parts, depth, start, quote = [], 0, 0, None
-    for i, ch in enumerate(text):
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "({[":
-            depth += 1
-        elif ch in ")}]":
-            depth -= 1
-            if depth < 0:
-                raise ShardpyError(f"unbalanced '{ch}' in '{text}'")
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    if depth or quote:
-        raise ShardpyError(f"unbalanced brackets or quotes in '{text}'")
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
-
-
 def _parse_element(text: str) -> PipelineElement:
     name_end = len(text)
     for i, ch in enumerate(text):
@@ -202,7 +69,7 @@ def _parse_element(text: str) -> PipelineElement:
     if rest.startswith("("):
         close = _matching(rest, 0)
         inner = rest[1:close]
-        nested = tuple(_parse_element(p) for p in _split_top_level(inner, ",") if p)
+        nested = tuple(_parse_element(p) for p in split_top_level(inner, ",") if p)
         rest = rest[close + 1:].strip()
     if rest:
         raise ShardpyError(f"unexpected '{rest}' after pipeline element '{name}'")
@@ -228,7 +95,7 @@ def parse_pipeline(text: str) -> list[PipelineElement]:
     text = text.strip()
     if not text:
         return []
-    elements = [_parse_element(p) for p in _split_top_level(text, ",") if p]
+    elements = [_parse_element(p) for p in split_top_level(text, ",") if p]
     if len(elements) == 1 and elements[0].name in ("builtin.module", "any") \
             and elements[0].nested is not None and elements[0].options is None:
         elements = list(elements[0].nested)
@@ -236,7 +103,6 @@ def parse_pipeline(text: str) -> list[PipelineElement]:
 
 
 def expand_pipelines(elements: list[PipelineElement]) -> list[PipelineElement]:
-    registered_passes()  # pipelines are registered next to the passes
     out: list[PipelineElement] = []
     for element in elements:
         if element.name in PIPELINES and element.nested is None:
@@ -288,23 +154,23 @@ class Pipeline:
         self._build(instrumented=False)  # unknown passes and bad options fail before any input
 
     def _check_elements(self) -> None:
-        passes = registered_passes()
+        known = registered_passes()
         for element in self.elements:
             if element.nested is not None:
-                inner = [n for e in element.nested for n in e.names() if n in passes]
+                inner = [n for e in element.nested for n in e.names() if n in known]
                 if inner:
                     raise ShardpyError(
                         f"shardpy pass '{inner[0]}' is nested under '{element.name}'; shardpy "
                         f"passes run on the whole module (put it at the top level)")
-            elif element.name in passes:
-                passes[element.name].instantiate(element.options)  # reject bad options early
+            elif element.name in known:
+                known[element.name].instantiate(element.options)  # reject bad options early
 
     @property
     def text(self) -> str:
         return pipeline_text(self.elements)
 
     def _build(self, instrumented: bool = True) -> passmanager.PassManager:
-        passes = registered_passes()
+        known = registered_passes()
         pm = passmanager.PassManager("builtin.module", context=self.context)
         pm.enable_verifier(self.options.verify_each)
         instrument = instrumented and (self.options.dump_dir is not None
@@ -312,7 +178,7 @@ class Pipeline:
         if instrument:
             pm.add(self._marker(None), name="ShardpyInstrument", argument="shardpy-instrument")
         for index, element in enumerate(self.elements):
-            info = passes.get(element.name) if element.nested is None else None
+            info = known.get(element.name) if element.nested is None else None
             if info is not None:
                 instance = info.instantiate(element.options)
                 pm.add(self._python_pass(info, instance), name=info.cls.__name__,

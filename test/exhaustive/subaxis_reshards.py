@@ -146,11 +146,10 @@ def check_source(args) -> tuple[int, list[str]]:
     from shardpy.runtime import executor as runtime
     from shardpy.ir.diagnostics import DiagnosticEngine
     from shardpy.ir.jaxlib_bridge import make_context
-    from shardpy.pipeline import Pipeline, registered_passes
+    from shardpy.pipeline import Pipeline
 
     mesh, shape, source, targets = args
     if not _WORKER:
-        registered_passes()
         context = make_context()
         _WORKER.update(context=context, executor=runtime.Executor("cpu"),
                        pipeline=Pipeline("builtin.module(shardpy-partition)", context))

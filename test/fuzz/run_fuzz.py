@@ -93,9 +93,8 @@ class Runner:
     def __init__(self, features: generate.Features | None = None):
         set_device_flags()
         from shardpy.ir.jaxlib_bridge import make_context
-        from shardpy.pipeline import Pipeline, registered_passes
+        from shardpy.pipeline import Pipeline
 
-        registered_passes()
         self.features = features or generate.Features()
         self.context = make_context()
         self.pipeline = Pipeline(PIPELINE, self.context)

@@ -8,8 +8,9 @@ import pytest
 from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
-from shardpy.pipeline import (REGISTRY, Pipeline, PipelineElement, PipelineOptions, option,
-                              parse_pipeline, pipeline_text, register_pass)
+from shardpy.pass_registry import REGISTRY, option, register_pass
+from shardpy.pipeline import (Pipeline, PipelineElement, PipelineOptions, parse_pipeline,
+                              pipeline_text)
 
 
 class Flavour(enum.Enum):

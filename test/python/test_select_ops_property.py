@@ -277,9 +277,8 @@ def _inputs(specs, seed: int):
 def runner():
     from shardpy.runtime import executor as runtime
     from shardpy.ir.jaxlib_bridge import make_context
-    from shardpy.pipeline import Pipeline, registered_passes
+    from shardpy.pipeline import Pipeline
 
-    registered_passes()
     context = make_context()
     return context, Pipeline("builtin.module(shardpy-partition)", context), \
         runtime.Executor("cpu")

@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 
 from shardpy.ir.utils import collect_ops
-from shardpy.pipeline import register_pass
+from shardpy.pass_registry import register_pass
 from shardpy.tools.shardpy_opt import main
 
 
