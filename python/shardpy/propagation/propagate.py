@@ -59,38 +59,49 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
+    # (The steps in a function of their own: what only they hold, e.g. the prescans, is
+    # freed before the collector runs again.)
     with cyclic_gc_paused():
-        drop_maximal_shardings(module)
-        # Prescan, flatten the call graph (a new scan: the cloned callees hold ops of
-        # their own) and, with sharding groups, split constants before building.
-        scan = Prescan(module, record_ops=True)
-        if flatten_call_graph(module, scan.calls):
+        return _propagate_module(module, table, strategy, close, warn_missing_rules,
+                                 ruleless_by_design)
+
+
+def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy, close: bool,
+                      warn_missing_rules: bool, ruleless_by_design: frozenset[str]
+                      ) -> Propagator:
+    """The steps of the module docstring, 1 to 6."""
+    drop_maximal_shardings(module)
+    # 2. Prescan, flatten the call graph and, with sharding groups, split constants.
+    scan = Prescan(module, record_ops=True)
+    if flatten_call_graph(module, scan.calls):
+        scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
+    if scan.groups and split_constants(module, scan.constants):
+        scan = Prescan(module, record_ops=True)  # the copies are ops to build too
+    # 3. Build the graph.
+    g = build_graph(module, table, scan.groups, scan.recorded())
+    if not scan.groups:
+        # Building classified the constant-like ops it met: split constants (and
+        # build again) only if one of them has several uses, as split_constants would.
+        shared = constants_shared(g, scan.nested_constants)
+        if shared is None:
+            shared = split_constants(module, scan.constants)
+        elif shared:
+            split_constants(module, scan.constants)
+        if shared:
             scan = Prescan(module, record_ops=True)
-        if scan.groups and split_constants(module, scan.constants):
-            scan = Prescan(module, record_ops=True)  # the copies are ops to build too
-        g = build_graph(module, table, scan.groups, scan.recorded())
-        if not scan.groups:
-            # Building classified the constant-like ops it met: split constants (and
-            # build again) only if one of them has several uses, as split_constants would.
-            shared = constants_shared(g, scan.nested_constants)
-            if shared is None:
-                shared = split_constants(module, scan.constants)
-            elif shared:
-                split_constants(module, scan.constants)
-            if shared:
-                scan = Prescan(module, record_ops=True)
-                g = build_graph(module, table, scan.groups, scan.recorded())
-        if warn_missing_rules:
-            for name, loc in g.missing_rules.items():
-                if name in ruleless_by_design:
-                    continue
-                warning(loc, f"'{name}' has no sharding rule: no sharding propagates through "
-                             f"it (it will be computed replicated)")
-        propagator = Propagator(g, strategy)
-        propagator.run()
-        infer_unreduced(g)
-        write_back(g, close)
-        return propagator
+            g = build_graph(module, table, scan.groups, scan.recorded())
+    if warn_missing_rules:
+        for name, loc in g.missing_rules.items():
+            if name in ruleless_by_design:
+                continue
+            warning(loc, f"'{name}' has no sharding rule: no sharding propagates through it "
+                         f"(it will be computed replicated)")
+    # 4. to 6.: propagate, infer unreduced values, write the shardings back.
+    propagator = Propagator(g, strategy)
+    propagator.run()
+    infer_unreduced(g)
+    write_back(g, close)
+    return propagator
 
 
 class Propagator:
@@ -102,6 +113,8 @@ class Propagator:
         factor_strategy = "basic" if strategy is Strategy.BASIC else "aggressive"
         self.propagate_factors = STRATEGIES[factor_strategy]
         self.steps = 0  # node visits, for statistics
+        # (node key, level, ids of the shardings) -> the visit's updates: the same
+        # situations recur across nodes of one signature and across levels.
         self._memo: dict = {}
         # Per node: its last visit changed nothing and none of its slots changed since.
         self._settled: bytearray | None = None
