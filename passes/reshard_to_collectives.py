@@ -32,7 +32,8 @@ from jaxlib.mlir.dialects import sdy
 
 from shardpy.sharding import axis_algebra as aa
 from shardpy.ir.diagnostics import warning
-from shardpy.partition.insert_reshards import plain, program_ops, replicated
+from shardpy.partition.layouts import plain, replicated
+from shardpy.partition.regions import program_ops
 from shardpy.pipeline import register_pass
 from shardpy.partition.reshard_planner import ReshardError, Step, plan_reshard, same_mesh
 from shardpy.sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists

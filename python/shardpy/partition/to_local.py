@@ -39,7 +39,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..sharding.device_groups import group_index, permute_rounds, replica_groups
 from ..ir.diagnostics import ShardpyError
-from .insert_reshards import program_ops
+from .regions import program_ops
 from ..ir.utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
 from ..lowering import padding
