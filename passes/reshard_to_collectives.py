@@ -3,6 +3,7 @@
 The reshard planner (shardpy.partition.reshard_planner) picks the cheapest sequence by bytes per
 device; a reshard that needs nothing disappears. A plan that had to fall back to
 "gather everything, then slice" is reported as a warning at the reshard's location.
+See shardpy.partition.reshard_to_collectives.
 
 before:
     %1 = sdy.reshard %0 <@mesh, [{}, {"x"}]> : tensor<8x8xf32>      // %0: [{"x"}, {}]
@@ -25,20 +26,12 @@ sdy.reshard this pass leaves: same shard shapes on both sides):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
 
-from shardpy.sharding import axis_algebra as aa
-from shardpy.ir.diagnostics import warning
-from shardpy.partition.insert_reshards import plain, program_ops, replicated
+from shardpy.partition.reshard_to_collectives import lower_reshards
 from shardpy.pass_registry import register_pass
-from shardpy.partition.reshard_planner import ReshardError, Step, plan_reshard, same_mesh
-from shardpy.sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
-from shardpy.sharding.state import ShardingState
-from shardpy.ir.types import element_bytes
-from shardpy.ir.diagnostics import ShardpyError
 
 
 @register_pass("shardpy-reshard-to-collectives")
@@ -47,91 +40,4 @@ class ReshardToCollectives:
     """Lower every sdy.reshard to sdy collectives (cheapest plan by bytes per device)."""
 
     def run(self, module: ir.Operation) -> None:
-        state = ShardingState(module)
-        for func in [op.operation for op in module.regions[0].blocks[0].operations
-                     if op.operation.name == "func.func"]:
-            for op in program_ops(func):
-                if op.name == "sdy.reshard":
-                    _lower(op, state)
-
-
-def _lower(op: ir.Operation, state: ShardingState) -> None:
-    value = op.operands[0]
-    target = state.of(op.results[0])
-    source = state.of(value)
-    if source is None:
-        # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly
-        # (a while's block argument included: its while may carry no sharding at all).
-        source = replicated(target, target.rank)
-        try:
-            state.write(value, source)
-        except ValueError as err:
-            raise ShardpyError(str(err), op.location) from None
-    value_type = value.type
-    try:
-        plan = plan_reshard(source, target, tuple(value_type.shape),
-                            element_bytes(value_type.element_type))
-    except ReshardError as err:
-        raise ShardpyError(str(err), op.location) from None
-    if plan.last_resort:
-        warning(op.location, f"resharding {source} to {target} gathers the whole value "
-                             f"and slices it again (no cheaper sequence found)")
-    current, sharding = value, source
-    with op.location, ir.InsertionPoint(op):
-        for step in plan.steps:
-            current = _emit(step, current, sharding, state)
-            sharding = step.result
-    op.results[0].replace_all_uses_with(current)
-    op.erase()
-
-
-def _merged(per_dim, sizes):
-    out = []
-    for axes in per_dim:
-        merged: list = []
-        for ref in axes:
-            aa.append_or_merge(merged, ref, sizes)
-        out.append(merged)
-    return out
-
-
-def _emit(step: Step, value: ir.Value, source, state: ShardingState) -> ir.Value:
-    """The op for one step of a plan, taking `value` (sharded `source`) to step.result."""
-    codec = state.codec
-    result = plain(step.result, step.result.dims, step.result.unreduced)
-    if result.mesh_name != source.mesh_name and same_mesh(source, result):
-        # One mesh under two symbols (an alias): sdy's collectives keep their operand's
-        # mesh symbol, and data is placed alike on both (fuzz seed 1108564).
-        result = replace(result, mesh_name=source.mesh_name)
-    out = codec.encode(result)
-    if not same_mesh(source, result) and (step.kind != "collective_permute"
-                                          or source.mesh.axes != result.mesh.axes):
-        # Blocks moved to another mesh whose axes differ (other names or sizes, a
-        # subset of the devices): sdy's collectives stay on one mesh's axes, so this
-        # step stays an sdy.reshard between the meshes, which shardpy-to-local lowers
-        # like a collective_permute (no data moves where every device keeps its block).
-        assert step.kind == "collective_permute", step.kind
-        new = sdy.ReshardOp(value, out)
-        state.remember(new.result, result)
-        return new.result
-    sizes = result.mesh.axes
-    if step.kind == "all_reduce":
-        new = sdy.AllReduceOp(value, encode_axis_list(_merged([step.axes], sizes)[0]), out)
-    elif step.kind == "all_gather":
-        new = sdy.AllGatherOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
-    elif step.kind == "all_slice":
-        new = sdy.AllSliceOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
-    elif step.kind == "reduce_scatter":
-        new = sdy.ReduceScatterOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
-    elif step.kind == "all_to_all":
-        new = sdy.AllToAllOp(value, encode_all_to_all_params(
-            [(step.axes, step.src_dim, step.tgt_dim)]), out)
-    elif step.kind == "collective_permute":
-        new = sdy.CollectivePermuteOp(value, out)
-    elif step.kind == "replicated_to_unreduced":
-        new = sdy.ReplicatedToUnreducedOp(value, encode_axis_list(
-            _merged([step.axes], sizes)[0]), out)
-    else:
-        raise AssertionError(step.kind)
-    state.remember(new.result, result)
-    return new.result
+        lower_reshards(module)

@@ -363,7 +363,7 @@ def random_decomposed_sharding(mesh, rng, rank, allow_unreduced):
     (unreduced) or unused. Two calls give sub-axes of different decompositions."""
     refs = [r for name, size in mesh.axes for r in _decomposition_refs(name, size, rng)]
     s = placed(refs, mesh, rng, rank, allow_unreduced, (0.55, 0.7))
-    from shardpy.partition.insert_reshards import plain  # merges consecutive sub-axes, as sdy wants
+    from shardpy.partition.layouts import plain  # merges consecutive sub-axes, as sdy wants
 
     return plain(s, s.dims, s.unreduced)
 

@@ -1,7 +1,9 @@
 """From a propagated global module to the per-device module: shardpy-insert-reshards
-(how each op is computed on shards, and the reshards that makes necessary), the reshard
-planner (shardings -> collective steps) and shardpy-to-local (local shapes, collectives
-and per-op lowerings).
+(insert_reshards.py: how each op is computed on shards, plan_choice.py, and the
+reshards that makes necessary), shardpy-reshard-to-collectives (reshard_to_collectives.py,
+with the reshard planner: shardings -> collective steps) and shardpy-to-local
+(to_local.py: local shapes, per-op lowerings; collectives.py: sdy -> stablehlo
+collectives).
 
 May import: shardpy.ir, shardpy.sharding, shardpy.lowering, shardpy.ops.
 """

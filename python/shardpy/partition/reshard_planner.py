@@ -111,7 +111,7 @@ def _pieces(axes, cuts: dict[str, set[int]], sizes) -> list[AxisRef]:
     return out
 
 
-def _refine(src_dims, dst_dims, unreduced_src, unreduced_dst, sizes):
+def refine(src_dims, dst_dims, unreduced_src, unreduced_dst, sizes):
     """Express both shardings in the finest common sub-axes, so that comparing lists of
     refs is exact (e.g. "x" against "x":(1)2 becomes "x":(1)2,"x":(2)2 against "x":(1)2)."""
     cuts: dict[str, set[int]] = {}
@@ -206,7 +206,7 @@ def _through_cleared_axes(src, dst, shape, element_bytes) -> Plan | None:
 
 def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     sizes = src.mesh.axes
-    cur, tgt, unreduced, want_unreduced = _refine(
+    cur, tgt, unreduced, want_unreduced = refine(
         [list(d.axes) for d in src.dims], [list(d.axes) for d in dst.dims],
         list(src.unreduced), list(dst.unreduced), sizes)
     plan = Plan()

@@ -1,0 +1,416 @@
+"""How shardpy-insert-reshards computes one op on shards: its plan.
+
+A plan is one sharding per operand (what the op needs: operands that differ get an
+sdy.reshard) and per result (what the local computation produces, `unreduced` axes
+included). It comes from one choice of axes per factor of the op's sharding rule
+(`factor axes`), and choose_plan weighs several choices by the bytes per device the
+reshards around the op would move (the reshard planner's cost model):
+
+  1. keep the results where they are: a factor takes the results' axes, else the most
+     sharded operand's (slicing the others is free);
+  2. keep the operands where they are (e.g. a sharded contraction reduce-scattered
+     into place instead of moving both operands);
+  3. each with reduction factors sharded (partial sums) and, where LocalOp.whole_too,
+     whole; each with permutation factors (padded, sliced, reversed, windowed dims)
+     whole, and sharded where the op's lowering exchanges halos (LocalOp.exchange:
+     the bytes its collective_permutes move count too);
+  4. need-replication factors (a sorted dim, a top-k dim) an operand has sharded:
+     their axes moved onto another factor of the op (an all_to_all in, and one back
+     where the result wants it), or, where LocalOp.split allows (top_k), kept sharded
+     on the operands with the combining left to the lowering (its all_gather counted).
+
+The fewest bytes win; on a tie, the least work per device, then the placement without
+an exchange (fewer collectives). Ops with no way to compute on shards get the fallback
+(fallback.py). Partial sums carried through linear ops: unreduced.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from math import gcd, prod
+
+from jaxlib.mlir import ir
+
+from ..ir.types import element_bytes
+from ..lowering.padding import unevenly_shardable
+from ..sharding import axis_algebra as aa
+from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
+from ..sharding.model import AxisRef, TensorSharding
+from ..sharding.op_rule import FactorKind, OpRule, shape_of
+from .fallback import computed_on_shards, replicated_operands_and_results
+from .layouts import from_source, has_uses, mesh_order, plain
+from .plan_cache import same_layout
+from .reshard_planner import ReshardError, plan_reshard
+from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND, carried_unreduced
+
+
+@dataclass
+class OpPlan:
+    operands: list[TensorSharding | None]  # required (None: leave as is)
+    results: list[TensorSharding]          # what the local computation produces
+    fallback: bool = False
+    # What applying the plan takes, decided once per plan (its key holds the shardings
+    # the op has by identity): operands to reshard, whether the results' shardings
+    # change, results to reshard for their users.
+    moved_operands: tuple[int, ...] = ()
+    results_changed: bool = False
+    moved_results: tuple[int, ...] = ()
+
+
+def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
+                result_shardings, template: TensorSharding) -> OpPlan:
+    """The cheapest placement of `op` (its rule, its LOCAL_OPS entry, how its reductions
+    combine) given its operands' and results' current shardings, on `template`'s mesh."""
+    if not computed_on_shards(rule, entry):
+        return OpPlan(*replicated_operands_and_results(op, template), fallback=True)
+    rule = _one_sided_factors_replicated(rule, op)
+    sizes = template.mesh.axes
+    tensors = [project(m, s, rule.factor_sizes, sizes) if s is not None else None
+               for m, s in zip(rule.operands + rule.results,
+                               operand_shardings + result_shardings)]
+    num_operands = len(op.operands)
+    # Two candidate placements of the factors: keep the results where they are, or
+    # keep the operands where they are (e.g. a sharded contraction reduce-scattered
+    # into place instead of moving both operands); the cheaper one by bytes moved.
+    # Windowed factors (permutations: padded, sliced, reversed, windowed dims) may
+    # stay sharded where the op's lowering exchanges what shards need between
+    # devices (LOCAL_OPS' `exchange`: the bytes its collective_permutes move, each
+    # counted whole, as stats.py does); each placement is also tried with them
+    # whole (the planner's gathers). The fewest bytes win; on a tie, the least work
+    # per device, then the placement without an exchange (fewer collectives).
+    permutation = frozenset(rule.factors_of(FactorKind.PERMUTATION))
+    exchange = entry is not None and entry.permutation
+    options = [permutation]
+    if exchange:
+        options = [frozenset(), entry.windowed(op, rule) if entry.windowed is not None
+                   else permutation]
+    shapes = [shape_of(v.type) for v in op.operands] + [shape_of(r.type)
+                                                         for r in op.results]
+    best = None
+    bases = []
+    reductions = [("results", combine is not None), ("operands", combine is not None)]
+    if combine is not None and entry.whole_too:
+        reductions.append(("results", False))  # reduction factors whole
+    uneven = unevenly_shardable(rule, entry is not None and entry.padding is not None)
+    for whole in options:
+        for prefer, reduction_ok in reductions:
+            factor_axes = choose_factor_axes(rule, tensors, num_operands, sizes,
+                                             reduction_ok, whole, prefer, shapes, uneven)
+            if combine == "select-pair":
+                factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
+            if whole is options[-1]:
+                bases.append(factor_axes)  # windowed factors whole
+            candidate = placement(op, rule, factor_axes, operand_shardings, template,
+                                  combine, entry)
+            cost = reshard_cost(op, operand_shardings, candidate.operands,
+                                candidate.results, result_shardings)
+            moved = 0.0
+            if exchange and not whole and entry.exchange is not None:
+                moved = entry.exchange(op, candidate.operands, candidate.results)
+                if moved is None:
+                    continue  # the lowering cannot compute these shards
+            key = (cost + moved, work(op, candidate), moved > 0)
+            if best is None or key < best[0]:
+                best = (key, candidate)
+    # Need-replication factors an operand has sharded: their axes moved onto another
+    # factor (an all_to_all rather than an all_gather), or kept sharded where the op
+    # combines per-shard results itself (LocalOp.split). Taken when they move fewer
+    # bytes, or as many but leave less to compute per device.
+    for factor_axes in bases:
+        for moved in moved_replicated_axes(rule, tensors, num_operands, factor_axes,
+                                           sizes, uneven):
+            candidate = placement(op, rule, moved, operand_shardings, template, combine,
+                                  entry)
+            cost = reshard_cost(op, operand_shardings, candidate.operands,
+                                candidate.results, result_shardings)
+            key = (cost, work(op, candidate), False)
+            if key < best[0]:
+                best = (key, candidate)
+        if entry is not None and entry.split is not None:
+            for candidate, internal in split_placements(
+                    op, rule, entry, tensors, num_operands, factor_axes, template):
+                cost = internal + reshard_cost(op, operand_shardings, candidate.operands,
+                                               candidate.results, result_shardings)
+                key = (cost, work(op, candidate), False)
+                if key < best[0]:
+                    best = (key, candidate)
+    return best[1]
+
+
+def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):
+    """Placements keeping a need-replication factor sharded on the operands (as the
+    most sharded operand has it), results whole on it, with the bytes per device the
+    lowering's own all_gather of the per-shard results moves."""
+    sizes = template.mesh.axes
+    used = [a for axes in factor_axes for a in axes]
+    for f, kind in enumerate(rule.kinds):
+        if kind is not FactorKind.NEED_REPLICATION:
+            continue
+        axes = []
+        for t in tensors[:num_operands]:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(axes, sizes):
+                axes = list(fs.axes)
+        kept = []
+        for ref in axes:
+            if any(aa.conflicts(ref, u, sizes) for u in used):
+                break
+            kept.append(ref)
+        shards = aa.axes_size(kept, sizes)
+        if shards <= 1 or not entry.split(op, f, shards):
+            continue
+        split = [list(a) for a in factor_axes]
+        split[f] = kept
+        operands = [_sharding_from_factors(m, rule, split, template, sizes)
+                    for m in rule.operands]
+        results = [_sharding_from_factors(m, rule, factor_axes, template, sizes)
+                   for m in rule.results]
+        internal = 0.0
+        for result, sharding in zip(op.results, results):
+            local = sharding.local_shape(tuple(result.type.shape))
+            internal += prod(local) * element_bytes(result.type.element_type) * (
+                shards - 1)
+        yield OpPlan(operands, results), internal
+
+
+def placement(op, rule, factor_axes, operand_shardings, template, combine: str | None,
+              entry=None) -> OpPlan:
+    """Operand and result shardings for one choice of factor axes."""
+    sizes = template.mesh.axes
+    operands = [_sharding_from_factors(mapping, rule, factor_axes, template, sizes)
+                for mapping in rule.operands]
+    # Partial sums: the op's own sharded reduction factors, plus partial operands that
+    # a linear op carries through.
+    partial: list[AxisRef] = []
+    if combine == "sum":
+        for f, kind in enumerate(rule.kinds):
+            if kind is FactorKind.REDUCTION:
+                partial += factor_axes[f]
+    carried = carried_unreduced(op, operand_shardings, operands)
+    if carried:
+        operands = [plain(o, o.dims, mesh_order(carried_i, template)) if o is not None
+                    else o for o, carried_i in zip(operands, carried[1])]
+        partial += [a for a in carried[0] if a not in partial]
+    if combine == "sum" and partial and entry is not None and entry.counted_once:
+        # Operands that pass into the partial result as they are (a scatter-add's
+        # initial value): counted once, on the first device along the partial axes.
+        for i in entry.counted_once(op):
+            o = operands[i]
+            used = {a for d in o.dims for a in d.axes}
+            keep = [a for a in partial if a not in used]
+            operands[i] = plain(o, o.dims, mesh_order(
+                list(o.unreduced) + [a for a in keep if a not in o.unreduced],
+                template))
+    results = []
+    for mapping in rule.results:
+        result = _sharding_from_factors(mapping, rule, factor_axes, template, sizes)
+        used = {a for d in result.dims for a in d.axes}
+        keep = [a for a in partial if a not in used]
+        results.append(plain(result, result.dims, mesh_order(keep, template)))
+    return OpPlan(operands, results)
+
+
+def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
+                       sizes, reduction_ok: bool, whole: frozenset[int] | None = None,
+                       prefer: str = "results", shapes=None, uneven=None
+                       ) -> list[list[AxisRef]]:
+    """One list of axes per factor, no axis twice, sizes dividing (except factors
+    `uneven` allows: padded shards, see shardpy.lowering.padding), compound dims expressible.
+    prefer="results": a factor takes the results' sharding, else the most sharded
+    operand's, result factors first; prefer="operands": operands' shardings only, the
+    most sharded factors first. Factors in `whole` (default: permutation factors) and
+    need-replication factors stay unsharded. With `shapes` (operands then results), a
+    factor major in a dim must also divide that dim (a permutation factor can be sized
+    unlike some of its dims: a pad's result, a concatenate's operands)."""
+    n = rule.num_factors
+    if whole is None:
+        whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
+    major_dims: list[list[int]] = [[] for _ in range(n)]
+    if shapes is not None:
+        for mapping, shape in zip(rule.operands + rule.results, shapes):
+            for dim, factors in enumerate(mapping):
+                if factors and dim < len(shape):
+                    major_dims[factors[0]].append(shape[dim])
+
+    def most_sharded(candidates_of) -> list[AxisRef]:
+        best: list[AxisRef] = []
+        for t in candidates_of:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
+                best = list(fs.axes)
+        return best
+
+    candidates: list[list[AxisRef]] = [[] for _ in range(n)]
+    for f in range(n):
+        if prefer == "operands":
+            candidates[f] = most_sharded(tensors[:num_operands])
+            continue
+        for t in tensors[num_operands:]:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and (fs.axes or fs.overflow):
+                candidates[f] = list(fs.axes)
+                break
+        else:
+            candidates[f] = most_sharded(tensors[:num_operands])
+    if prefer == "operands":
+        order = sorted(range(n), key=lambda f: (-aa.axes_size(candidates[f], sizes), f))
+    else:
+        in_results = [any(f in dim for t in rule.results for dim in t) for f in range(n)]
+        order = sorted(range(n), key=lambda f: (not in_results[f], f))
+    chosen: list[list[AxisRef]] = [[] for _ in range(n)]
+    used: list[AxisRef] = []
+    for f in order:
+        kind = rule.kinds[f]
+        if kind is FactorKind.NEED_REPLICATION or f in whole:
+            continue
+        if kind is FactorKind.REDUCTION and not reduction_ok:
+            continue
+        axes = []
+        total = 1
+        for ref in candidates[f]:
+            if any(aa.conflicts(ref, u, sizes) for u in used):
+                break
+            size = aa.size(ref, sizes)
+            if (rule.factor_sizes[f] % (total * size) or any(
+                    dim % (total * size) for dim in major_dims[f])) and not (
+                    uneven and uneven[f]):
+                # Padded shards only where shardpy.lowering.padding allows them; else the
+                # largest prefix of the axis that divides (e.g. 4 of "x"=8 for 4 rows).
+                common = gcd(size, *(n // total for n in [rule.factor_sizes[f]]
+                                     + major_dims[f]))
+                if common > 1:
+                    axes.append(aa.sub_prefix(ref, common, sizes))
+                break
+            axes.append(ref)
+            total *= size
+        chosen[f] = axes
+        used += axes
+    # A dim holding several factors can only shard a later factor when every earlier
+    # one is fully sharded (else the shard would be a strided view).
+    for tensor in rule.operands + rule.results:
+        for dim in tensor:
+            blocked = False
+            for f in dim:
+                if blocked:
+                    chosen[f] = []
+                elif aa.axes_size(chosen[f], sizes) < rule.factor_sizes[f]:
+                    blocked = True
+    return chosen
+
+
+def _one_sided_factors_replicated(rule: OpRule, op: ir.Operation) -> OpRule:
+    """A pass-through factor that no result has (a dim an op consumes without saying
+    it reduces, as approx top-k's input dim) cannot be computed on shards: treat it as
+    needing replication. Nor, for a custom call, can one that no operand has (a
+    kernel's output dim, as the matrix dims of LAPACK's potrf in JAX's rule: the kernel
+    computes them whole); other ops fill such dims the same everywhere (broadcast)."""
+    in_results = {f for t in rule.results for dim in t for f in dim}
+    in_operands = {f for t in rule.operands for dim in t for f in dim}
+    custom = op.name == "stablehlo.custom_call"
+    kinds = list(rule.kinds)
+    changed = False
+    for f, kind in enumerate(kinds):
+        if kind is not FactorKind.PASS_THROUGH or rule.factor_sizes[f] == 1:
+            continue
+        if f not in in_results or (custom and f not in in_operands):
+            kinds[f] = FactorKind.NEED_REPLICATION
+            changed = True
+    return replace(rule, kinds=tuple(kinds)) if changed else rule
+
+
+def _one_ordered_reduction(rule: OpRule, factor_axes, sizes) -> list[list[AxisRef]]:
+    """An argmax/argmin over several dims keeps only the major-most reduced dim of size
+    > 1 sharded: its shards are then contiguous runs of the reduction order, and reducing
+    them in shard order is exact even for order-sensitive bodies (the leftmost NaN)."""
+    out = [list(a) for a in factor_axes]
+    reduced = [f for dim in rule.operands[0] for f in dim
+               if rule.kinds[f] is FactorKind.REDUCTION and rule.factor_sizes[f] > 1]
+    for f in reduced[1:]:
+        out[f] = []
+    return out
+
+
+def moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
+                          sizes, uneven=None):
+    """Factor choices where the axes operands have on need-replication factors move
+    onto one pass-through factor of every operand and result (appended minor-most, so
+    the reshard is an all_to_all), one choice per factor that can take them evenly (or
+    padded, where `uneven` allows: shardpy.lowering.padding)."""
+    used = {a for axes in factor_axes for a in axes}
+    moving: list[AxisRef] = []
+    for f, kind in enumerate(rule.kinds):
+        if kind is not FactorKind.NEED_REPLICATION:
+            continue
+        best: list[AxisRef] = []
+        for t in tensors[:num_operands]:
+            fs = t.factors.get(f) if t is not None else None
+            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
+                best = list(fs.axes)
+        for ref in best:
+            if ref in moving or any(aa.conflicts(ref, u, sizes) for u in used):
+                continue
+            if any(aa.conflicts(ref, m, sizes) for m in moving):
+                continue
+            moving.append(ref)
+    if not moving:
+        return
+    moving_size = aa.axes_size(moving, sizes)
+    tensors_all = rule.operands + rule.results
+    for g, kind in enumerate(rule.kinds):
+        if kind is not FactorKind.PASS_THROUGH:
+            continue
+        # g must be the only factor of its dim in every tensor, and in all of them.
+        if not all(any(dim == (g,) for dim in t) for t in tensors_all if t):
+            continue
+        if rule.factor_sizes[g] % (aa.axes_size(factor_axes[g], sizes) * moving_size) \
+                and not (uneven and uneven[g]):
+            continue
+        moved = [list(a) for a in factor_axes]
+        moved[g] = moved[g] + moving
+        yield moved
+
+
+def work(op, plan: OpPlan) -> int:
+    """Elements per device the op computes on (operands' local sizes): the tie-break
+    between placements that move as many bytes. Ops that only move data (concatenate,
+    pad...) count none: there the placement with fewer collectives (the first one
+    weighed) wins the tie."""
+    if op.name in LINEAR_ALL_OPERANDS or op.name in LINEAR_SINGLE_OPERAND or \
+            op.name == "stablehlo.pad":
+        return 0
+    total = 0
+    for value, sharding in zip(op.operands, plan.operands):
+        shape = value.type.shape if isinstance(value.type, ir.RankedTensorType) else ()
+        local = sharding.local_shape(tuple(shape)) if sharding is not None else shape
+        total += prod(local)
+    return total
+
+
+def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
+    """Bytes per device the reshards around `op` would move (planner's cost model)."""
+    total = 0.0
+    pairs = [p for p in zip(op.operands, have_operands, want_operands)
+             if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
+    pairs += [p for p in zip(op.results, produced, wanted)
+              if has_uses(p[0])]
+    for value, have, want in pairs:
+        if want is None and have is not None and have.unreduced:
+            want = plain(have, have.dims)  # partial values are summed where unannotated
+        if want is None or have is None or same_layout(have, want):
+            continue
+        value_type = value.type
+        try:
+            total += plan_reshard(plain(have, have.dims, have.unreduced),
+                                  plain(want, want.dims, want.unreduced),
+                                  tuple(value_type.shape),
+                                  element_bytes(value_type.element_type)).cost
+        except ReshardError:
+            total += float("inf")
+    return total
+
+
+def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,
+                           sizes) -> TensorSharding:
+    factors = {f: FactorSharding(tuple(factor_axes[f]), True) for dim in mapping for f in dim}
+    sharding = unproject(TensorFactors(factors, ()), mapping, rule.factor_sizes, None,
+                         template, sizes)
+    return plain(sharding, sharding.dims)

@@ -1,0 +1,233 @@
+"""Ops with regions and terminators in shardpy-insert-reshards: the program's structure.
+
+`program_ops` walks a program in order, descending into the regions that hold program
+data flow (STRUCTURAL_REGION_OPS) and not into per-element computations (reduce
+bodies, sort comparators...). _STRUCTURAL_HANDLERS says what the pass does at each
+structural op instead of placing it by a sharding rule: values crossing a region's,
+a call's or a function's boundary are resharded to what the other side has (whole,
+where it is unannotated), branch predicates and loop conditions made whole on every
+device, sharding constraints turned into reshards, barriers and groups dropped. An
+sdy.named_computation is inlined first (inline_named_computation).
+
+Each handler takes the pass (insert_reshards.ExplicitReshards), the op and its
+function.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from ..ir.utils import collect_ops, inline_region_before
+from ..sharding.sdy_codec import SHARDING_ATTR
+from ..sharding.state import manual_axes, without_axes
+from .plan_cache import HAS_REGIONS, region_count_fixed
+
+if TYPE_CHECKING:
+    from .insert_reshards import ExplicitReshards
+
+# Regions of these ops hold program data flow (walked); other regions are per-element
+# computations (reduce bodies...) and are left alone.
+STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.case",
+                                   "stablehlo.if", "sdy.manual_computation",
+                                   "sdy.named_computation"})
+
+
+def program_ops(root: ir.Operation, computations: list | None = None,
+                named: list | None = None) -> list[ir.Operation]:
+    """Ops of `root`'s regions in program order, descending only into structural ops.
+    `computations`, where given, gets the other ops that hold regions (reduce bodies,
+    sort comparators...); `named` the sdy.named_computations."""
+    found: list[ir.Operation] = []
+    has_regions = HAS_REGIONS
+
+    def visit(op: ir.Operation):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    inner = inner.operation
+                    found.append(inner)
+                    name = inner.name
+                    if name in STRUCTURAL_REGION_OPS:
+                        if named is not None and name == "sdy.named_computation":
+                            named.append(inner)
+                        visit(inner)
+                    elif computations is not None:
+                        regions = has_regions.get(name)
+                        if regions is None:
+                            regions = has_regions[name] = region_count_fixed(inner)
+                        if regions is not False:  # True, or unknown for this name: ask
+                            if regions or len(inner.regions):
+                                computations.append(inner)
+
+    visit(root)
+    return found
+
+
+def inline_named_computation(op: ir.Operation) -> None:
+    """An sdy.named_computation is a call inlined (Shardy's export makes it a
+    func.call): its body goes in its place, operands pass through sdy.reshards to
+    `in_shardings` and returned values to `out_shardings` (or, without them, to the
+    results' propagated shardings), so values crossing its boundary onto another
+    mesh are moved like any reshard (the walk then meets these reshards).
+
+    before:
+        %1 = sdy.named_computation<"f">(%0) in_shardings=[<@m2, [{"d"}, {}]>]
+                 out_shardings=[<@m2, [{}, {}]>] (%arg1: tensor<8x16xf32>) {
+          %2 = stablehlo.sine %arg1 ...
+          sdy.return %2 : tensor<8x16xf32>
+        } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    after:
+        %r = sdy.reshard %0 <@m2, [{"d"}, {}]> : tensor<8x16xf32>
+        %2 = stablehlo.sine %r ...
+        %1 = sdy.reshard %2 <@m2, [{}, {}]> : tensor<8x16xf32>
+    """
+    attrs = op.attributes
+    ins = list(sdy.TensorShardingPerValueAttr(attrs["in_shardings"]).shardings) \
+        if "in_shardings" in attrs else None
+    if "out_shardings" in attrs:
+        outs = list(sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings)
+    elif SHARDING_ATTR in attrs:
+        outs = list(sdy.TensorShardingPerValueAttr(attrs[SHARDING_ATTR]).shardings)
+    else:
+        outs = None
+    with op.location:
+        if ins is not None:
+            for i, sharding in enumerate(ins):
+                with ir.InsertionPoint(op):
+                    op.operands[i] = sdy.ReshardOp(op.operands[i], sharding).result
+        if outs is not None:
+            for result, sharding in zip(op.results, outs):
+                with ir.InsertionPoint.after(op):
+                    reshard = sdy.ReshardOp(result, sharding)
+                result.replace_all_uses_except(reshard.result, reshard.operation)
+    inline_region_before(op)
+
+
+def drop_layout_ops_in_computations(computations: list[ir.Operation]) -> None:
+    """Sharding annotations inside per-element computations (JAX puts constraints in
+    some reduction bodies) say nothing about program values: drop them.
+    `computations`: the non-structural ops with regions (program_ops)."""
+    for computation in computations:
+        for op in collect_ops(computation):
+            if op.name not in ("sdy.sharding_constraint", "sdy.propagation_barrier",
+                               "sdy.sharding_group"):
+                continue
+            if op.name != "sdy.sharding_group":
+                op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
+
+
+# -- _STRUCTURAL_HANDLERS: ctx is the pass (ExplicitReshards) ---------------------------
+def _func_return(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation) -> None:
+    for i in range(len(op.operands)):
+        ctx.reshard_to_whole_or(op, i, ctx.state.func_result_sharding(func, i))
+
+
+def _carried(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation) -> None:
+    """while, optimization_barrier: operand i becomes result i."""
+    for i in range(len(op.operands)):
+        ctx.reshard_to_whole_or(op, i, ctx.state.of(op.results[i]))
+
+
+def _manual_computation(ctx: ExplicitReshards, op: ir.Operation,
+                        func: ir.Operation) -> None:
+    ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
+    for i, attr in enumerate(ins):
+        ctx.reshard_operand(op, i, ctx.state.codec.decode(attr, op.location))
+
+
+def _propagation_barrier(ctx: ExplicitReshards, op: ir.Operation,
+                         func: ir.Operation) -> None:
+    op.results[0].replace_all_uses_with(op.operands[0])
+    op.erase()
+
+
+def _sharding_group(ctx: ExplicitReshards, op: ir.Operation,
+                    func: ir.Operation) -> None:
+    op.erase()
+
+
+def _branch(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation) -> None:
+    # Every device must take the same branch: the index / predicate whole (a
+    # partial sum is finished first). Branch values at their returns.
+    ctx.reshard_operand(op, 0, None)
+
+
+def _region_return(ctx: ExplicitReshards, op: ir.Operation,
+                   func: ir.Operation | None = None) -> None:
+    parent = op.parent.operation if op.parent is not None else None
+    if parent is None:
+        return
+    name = parent.name
+    if name in ("stablehlo.while", "stablehlo.case", "stablehlo.if",
+                "sdy.named_computation"):
+        if name == "stablehlo.while" and _region_index(parent, op) == 0:
+            ctx.reshard_operand(op, 0, None)  # the predicate whole on every device
+            return
+        for i in range(len(op.operands)):
+            ctx.reshard_to_whole_or(op, i, ctx.state.of(parent.results[i]))
+    elif name == "sdy.manual_computation":
+        outs = sdy.TensorShardingPerValueAttr(parent.attributes["out_shardings"]).shardings
+        manual = manual_axes(parent)
+        for i, attr in enumerate(outs):
+            target = without_axes(ctx.state.codec.decode(attr, parent.location), manual)
+            ctx.reshard_operand(op, i, target)
+
+
+def _call(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation | None = None
+          ) -> None:
+    callee = ctx.funcs.get(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+    if callee is None:
+        return
+    for i, operand in enumerate(op.operands):
+        target = ctx.state.func_arg_sharding(callee, i)
+        current = ctx.state.of(operand)
+        if target is None and current is not None:  # the callee takes whole values
+            target = ctx.everywhere(current)
+        ctx.reshard_operand(op, i, target)
+    produced = [ctx.state.func_result_sharding(callee, i) for i in range(len(op.results))]
+    wanted = [ctx.state.of(r) for r in op.results]
+    ctx.state.set_results(op, produced)
+    for result, have, want in zip(op.results, produced, wanted):
+        ctx.reshard_result(op, result, have, want)
+
+
+def _constraint_to_reshard(ctx: ExplicitReshards, op: ir.Operation,
+                           func: ir.Operation | None = None) -> None:
+    sharding = ctx.state.of(op.results[0])
+    with op.location, ir.InsertionPoint(op):
+        reshard = sdy.ReshardOp(op.operands[0], ctx.state.codec.encode(sharding))
+    ctx.reshards.append(reshard.operation)
+    op.results[0].replace_all_uses_with(reshard.result)
+    ctx.state.remember(reshard.result, sharding)
+    op.erase()
+
+
+def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
+    region = terminator.block.region
+    for i, candidate in enumerate(parent.regions):
+        if candidate == region:
+            return i
+    return -1
+
+
+# op name -> how ExplicitReshards treats it (other sdy ops are left for later passes;
+# everything else is an op with a rule: ExplicitReshards.compute_op). Plain functions,
+# not closures over the instance: a cycle would keep every value the pass touched alive
+# until the next garbage collection, and later passes walk a slower module meanwhile.
+_STRUCTURAL_HANDLERS = {
+    "func.return": _func_return,
+    "stablehlo.return": _region_return,
+    "sdy.return": _region_return,
+    "sdy.sharding_constraint": _constraint_to_reshard,
+    "sdy.propagation_barrier": _propagation_barrier,
+    "sdy.sharding_group": _sharding_group,
+    "stablehlo.while": _carried,
+    "stablehlo.optimization_barrier": _carried,
+    "sdy.manual_computation": _manual_computation,
+    "func.call": _call,
+    "stablehlo.case": _branch,
+    "stablehlo.if": _branch,
+}

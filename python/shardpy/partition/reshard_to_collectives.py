@@ -1,0 +1,115 @@
+"""shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
+
+Each sdy.reshard becomes the steps of the reshard planner's cheapest plan
+(shardpy.partition.reshard_planner: by bytes per device), one sdy collective per
+step, each carrying the sharding it leaves behind; a reshard that needs nothing
+disappears, and a plan that had to fall back to "gather everything, then slice" is
+reported as a warning. Between two meshes whose axes differ the cross-mesh step stays
+an sdy.reshard for shardpy-to-local (before/after IR: passes/reshard_to_collectives.py).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from ..ir.diagnostics import ShardpyError, warning
+from ..ir.types import element_bytes
+from ..sharding import axis_algebra as aa
+from ..sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
+from ..sharding.state import ShardingState
+from .layouts import plain, replicated
+from .regions import program_ops
+from .reshard_planner import ReshardError, Step, plan_reshard, same_mesh
+
+
+def lower_reshards(module: ir.Operation) -> None:
+    """Every sdy.reshard of `module`'s functions -> sdy collectives."""
+    state = ShardingState(module)
+    for func in [op.operation for op in module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func"]:
+        for op in program_ops(func):
+            if op.name == "sdy.reshard":
+                _lower(op, state)
+
+def _lower(op: ir.Operation, state: ShardingState) -> None:
+    value = op.operands[0]
+    target = state.of(op.results[0])
+    source = state.of(value)
+    if source is None:
+        # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly
+        # (a while's block argument included: its while may carry no sharding at all).
+        source = replicated(target, target.rank)
+        try:
+            state.write(value, source)
+        except ValueError as err:
+            raise ShardpyError(str(err), op.location) from None
+    value_type = value.type
+    try:
+        plan = plan_reshard(source, target, tuple(value_type.shape),
+                            element_bytes(value_type.element_type))
+    except ReshardError as err:
+        raise ShardpyError(str(err), op.location) from None
+    if plan.last_resort:
+        warning(op.location, f"resharding {source} to {target} gathers the whole value "
+                             f"and slices it again (no cheaper sequence found)")
+    current, sharding = value, source
+    with op.location, ir.InsertionPoint(op):
+        for step in plan.steps:
+            current = _emit(step, current, sharding, state)
+            sharding = step.result
+    op.results[0].replace_all_uses_with(current)
+    op.erase()
+
+
+def _merged(per_dim, sizes):
+    out = []
+    for axes in per_dim:
+        merged: list = []
+        for ref in axes:
+            aa.append_or_merge(merged, ref, sizes)
+        out.append(merged)
+    return out
+
+
+def _emit(step: Step, value: ir.Value, source, state: ShardingState) -> ir.Value:
+    """The op for one step of a plan, taking `value` (sharded `source`) to step.result."""
+    codec = state.codec
+    result = plain(step.result, step.result.dims, step.result.unreduced)
+    if result.mesh_name != source.mesh_name and same_mesh(source, result):
+        # One mesh under two symbols (an alias): sdy's collectives keep their operand's
+        # mesh symbol, and data is placed alike on both (fuzz seed 1108564).
+        result = replace(result, mesh_name=source.mesh_name)
+    out = codec.encode(result)
+    if not same_mesh(source, result) and (step.kind != "collective_permute"
+                                          or source.mesh.axes != result.mesh.axes):
+        # Blocks moved to another mesh whose axes differ (other names or sizes, a
+        # subset of the devices): sdy's collectives stay on one mesh's axes, so this
+        # step stays an sdy.reshard between the meshes, which shardpy-to-local lowers
+        # like a collective_permute (no data moves where every device keeps its block).
+        assert step.kind == "collective_permute", step.kind
+        new = sdy.ReshardOp(value, out)
+        state.remember(new.result, result)
+        return new.result
+    sizes = result.mesh.axes
+    if step.kind == "all_reduce":
+        new = sdy.AllReduceOp(value, encode_axis_list(_merged([step.axes], sizes)[0]), out)
+    elif step.kind == "all_gather":
+        new = sdy.AllGatherOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "all_slice":
+        new = sdy.AllSliceOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "reduce_scatter":
+        new = sdy.ReduceScatterOp(value, encode_axis_lists(_merged(step.dim_axes, sizes)), out)
+    elif step.kind == "all_to_all":
+        new = sdy.AllToAllOp(value, encode_all_to_all_params(
+            [(step.axes, step.src_dim, step.tgt_dim)]), out)
+    elif step.kind == "collective_permute":
+        new = sdy.CollectivePermuteOp(value, out)
+    elif step.kind == "replicated_to_unreduced":
+        new = sdy.ReplicatedToUnreducedOp(value, encode_axis_list(
+            _merged([step.axes], sizes)[0]), out)
+    else:
+        raise AssertionError(step.kind)
+    state.remember(new.result, result)
+    return new.result
