@@ -71,12 +71,10 @@ from jaxlib.mlir.dialects import stablehlo
 from ..sharding.device_groups import group_index
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import after, zero_attr
-from .reducers import identity_value
+from .reducers import identity_value, scatter_reducer
 from ..sharding.op_rule import FactorKind, OpRule
 from ..sharding.model import TensorSharding
 
-SCATTER_REDUCERS = frozenset({"stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                              "stablehlo.minimum", "stablehlo.or", "stablehlo.and"})
 IDEMPOTENT_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.or",
                                  "stablehlo.and"})
 
@@ -98,28 +96,6 @@ def gather_combine(op: ir.Operation) -> str | None:
 
 def dynamic_slice_combine(op: ir.Operation) -> str | None:
     return "sum" if _summable(op.results[0].type.element_type) else None
-
-
-def scatter_reducer(op: ir.Operation) -> str | None:
-    """The op name of a scatter body that folds every update into its input with one
-    and the same reducer (`%r_i = reducer %input_i, %update_i`, either order), else None."""
-    n = len(op.results)
-    block = op.regions[0].blocks[0]
-    args = list(block.arguments)
-    ops = [o.operation for o in block.operations]
-    terminator = ops[-1]
-    reducers = set()
-    for i, value in enumerate(terminator.operands):
-        if not isinstance(value, ir.OpResult):
-            return None
-        producer = value.owner.operation
-        if producer.name not in SCATTER_REDUCERS or len(producer.operands) != 2:
-            return None
-        pair = list(producer.operands)
-        if pair not in ([args[i], args[n + i]], [args[n + i], args[i]]):
-            return None
-        reducers.add(producer.name)
-    return reducers.pop() if len(reducers) == 1 else None
 
 
 def scatter_combine(op: ir.Operation) -> str | None:

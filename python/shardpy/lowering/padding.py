@@ -39,7 +39,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import numpy_dtype
 from ..ir.diagnostics import ShardpyError
-from .reducers import identity_value
+from .reducers import identity_value, scatter_reducer
 from ..sharding.op_rule import FactorKind, OpRule
 
 
@@ -130,8 +130,6 @@ def scatter_padding(op: ir.Operation) -> list[PadMask]:
     """Updates along the batch dims only indices and updates have (a reducing scatter's
     reduction factor): padded updates carry garbage indices, so they are made the
     reducer's identity (combining it changes no element)."""
-    from .indexing import scatter_reducer
-
     reducer = scatter_reducer(op)
     if reducer is None:
         return []

@@ -29,13 +29,37 @@ SUM_REDUCERS = frozenset({"stablehlo.add"})
 SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
                                      "stablehlo.multiply", "stablehlo.and",
                                      "stablehlo.or"})
+SCATTER_REDUCERS = SUM_REDUCERS | SELF_COMBINING_REDUCERS
+
+
+def scatter_reducer(op: ir.Operation) -> str | None:
+    """The op name of a scatter body that folds every update into its input with one
+    and the same reducer (`%r_i = reducer %input_i, %update_i`, either order), else None.
+    Then updates that land on one element from different shards can be combined by an
+    all-reduce: the scatter's sharding rule (ops/indexing.py) and its lowering
+    (lowering/indexing.py) both ask this one function."""
+    n = len(op.results)
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = [o.operation for o in block.operations]
+    terminator = ops[-1]
+    reducers = set()
+    for i, value in enumerate(terminator.operands):
+        if not isinstance(value, ir.OpResult):
+            return None
+        producer = value.owner.operation
+        if producer.name not in SCATTER_REDUCERS or len(producer.operands) != 2:
+            return None
+        pair = list(producer.operands)
+        if pair not in ([args[i], args[n + i]], [args[n + i], args[i]]):
+            return None
+        reducers.add(producer.name)
+    return reducers.pop() if len(reducers) == 1 else None
 
 
 def reducer_kind(op: ir.Operation) -> str | None:
-    """'sum', 'self-combining' or None, for a dot (always a sum) or a single-input reduce
-    whose body is one reducer op with an identity init value."""
-    if op.name in ("stablehlo.dot_general", "stablehlo.dot"):
-        return "sum"
+    """'sum', 'self-combining' or None, for a single-input reduce whose body is one
+    reducer op with an identity init value."""
     if op.name != "stablehlo.reduce" or len(op.operands) != 2:
         return None
     name = body_reducer(op.regions[0])

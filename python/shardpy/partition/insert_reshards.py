@@ -35,7 +35,7 @@ from ..sharding import axis_algebra as aa
 from ..ir.diagnostics import ShardpyError, warning
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..ir.utils import inline_region_before
-from ..ops.local import SOURCE_OPS, local_entry
+from ..ops.registry import SOURCE_OPS, local_entry
 from ..lowering.padding import unevenly_shardable
 from ..lowering.reducers import reducer_kind
 from ..sharding.op_rule import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of

@@ -43,7 +43,7 @@ from .insert_reshards import program_ops
 from ..ir.utils import (after, const_i32, filter_signature_attrs, inline_region_before,
                        public_main, reducer_region, zero_attr)
 from ..lowering import padding
-from ..ops.local import LOCAL_OPS, SOURCE_OPS
+from ..ops.registry import LOCAL_OPS, SOURCE_OPS
 from .reshard_planner import same_mesh
 from ..sharding.sdy_codec import SHARDING_ATTR
 from ..sharding.model import AxisRef, TensorSharding
