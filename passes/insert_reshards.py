@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.partition.insert_reshards import ExplicitReshards
-from shardpy.ops.rules import RULES
+from shardpy.ops.registry import RULES
 from shardpy.pass_registry import register_pass
 
 

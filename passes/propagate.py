@@ -2,7 +2,7 @@
 
 Shardings flow from the ones the user wrote (func arguments/results, sharding
 constraints, op shardings) along the factors of each op's sharding rule (see
-`shardpy.sharding.op_rule` and `shardpy.ops.rules`), through loops, branches, calls and manual
+`shardpy.sharding.op_rule` and `shardpy.ops`), through loops, branches, calls and manual
 computations, until nothing changes. The result is written the way Shardy writes it.
 
 before:
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.ops.rules import RULES, WITHOUT_RULE
+from shardpy.ops.registry import RULES, WITHOUT_RULE
 from shardpy.pass_registry import option, register_pass
 from shardpy.propagation.propagate import Strategy, propagate_module
 

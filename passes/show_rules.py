@@ -15,7 +15,7 @@ after:
 An op that already carries `sdy.sharding_rule` keeps it. Ops without a rule get a
 warning, except those propagation handles structurally (func.*, sdy.*, while, case, if,
 optimization_barrier, region terminators) and those that need none by design
-(constants, iota, tokens: `op_rules.WITHOUT_RULE`).
+(constants, iota, tokens: `shardpy.ops.registry.WITHOUT_RULE`).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import warning
 from shardpy.ir.utils import collect_ops
-from shardpy.ops.rules import RULES, WITHOUT_RULE, rule_for
+from shardpy.ops.registry import RULES, WITHOUT_RULE, rule_for
 from shardpy.pass_registry import register_pass
 from shardpy.sharding.op_rule import RULE_ATTR
 

@@ -9,7 +9,8 @@ Stages sit on the layers below them, never on later stages:
 
 Checked over every import in the library, function-level ones included: no package
 imports one it may not, nothing imports a private (`_name`) module or name of another
-package, and the module import graph has no cycles.
+package, and the module import graph has no cycles (imports under `if TYPE_CHECKING:`,
+for annotations only, do not count for cycles).
 """
 from __future__ import annotations
 
@@ -57,13 +58,21 @@ def package_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def imports_of(module: str, path: Path) -> list[tuple[str, str | None, int]]:
-    """(imported shardpy module, imported name or None, line) for every import."""
+def imports_of(module: str, path: Path, runtime_only: bool = False
+               ) -> list[tuple[str, str | None, int]]:
+    """(imported shardpy module, imported name or None, line) for every import
+    (runtime_only: leaving out those under `if TYPE_CHECKING:`, annotations only)."""
     tree = ast.parse(path.read_text(), str(path))
+    type_only = {id(n) for node in ast.walk(tree)
+                 if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                 and node.test.id == "TYPE_CHECKING"
+                 for child in node.body for n in ast.walk(child)}
     is_package = path.name == "__init__.py"
     base = module.split(".") if is_package else module.split(".")[:-1]
     found = []
     for node in ast.walk(tree):
+        if runtime_only and id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("shardpy"):
@@ -127,7 +136,7 @@ def test_no_private_names_across_packages():
 def test_no_import_cycles():
     graph = {m: set() for m in MODULES}
     for module, path in MODULES.items():
-        for target, name, _ in imports_of(module, path):
+        for target, name, _ in imports_of(module, path, runtime_only=True):
             resolved = _resolve(target, name)
             if resolved in graph and resolved != module:
                 graph[module].add(resolved)

@@ -4,7 +4,7 @@ Corpus: every examples/*.mlir, the ShowRules lit tests and their Inputs/, and on
 per op family generated here with varied shapes and attributes (seeded, so the same
 every run). For each module, we compute our rule for every op, run the native pass on
 the same module, and compare op by op (walk order) in canonical form. The only
-differences allowed are the documented ones in op_rules.py, listed in DIFFERENCES; each
+differences allowed are the documented ones in shardpy.ops, listed in DIFFERENCES; each
 must show up in the corpus, so the list cannot go stale.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import DiagnosticEngine
-from shardpy.ops.rules import CHLO_ELEMENTWISE, RULES, WITHOUT_RULE, rule_for
+from shardpy.ops.elementwise import CHLO_ELEMENTWISE
+from shardpy.ops.registry import RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import Pipeline
 from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule
 
@@ -28,7 +29,7 @@ NATIVE = "builtin.module(sdy-populate-op-sharding-rules)"
 
 
 def _native_has_no_chlo_rules(op, ours: OpRule | None) -> OpRule | None:
-    """Native knows no chlo op (op_rules.CHLO_ELEMENTWISE, chlo.top_k)."""
+    """Native knows no chlo op (ops.elementwise.CHLO_ELEMENTWISE, chlo.top_k)."""
     return None
 
 

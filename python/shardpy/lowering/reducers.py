@@ -18,36 +18,51 @@ reduce may evaluate in any tree whose in-order traversal keeps the elements in o
 and the init pair, taken once per shard instead of once, is one more copy of a pair
 that loses or wins the same way every time (the maximum of a set does not change when
 an element is repeated).
-
-A scatter whose body folds every update into its input with one reducer
-(scatter_reducer: one of SCATTER_REDUCERS) can scatter split updates on every device
-and combine the results with that reducer; IDEMPOTENT_REDUCERS may count the operand's
-initial value more than once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import stablehlo
-
-from ..ir.types import numpy_dtype
 
 SUM_REDUCERS = frozenset({"stablehlo.add"})
 SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
                                      "stablehlo.multiply", "stablehlo.and",
                                      "stablehlo.or"})
-SCATTER_REDUCERS = frozenset({"stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                              "stablehlo.minimum", "stablehlo.or", "stablehlo.and"})
+SCATTER_REDUCERS = SUM_REDUCERS | SELF_COMBINING_REDUCERS
+# Reducers for which counting the operand's initial value more than once is harmless.
 IDEMPOTENT_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.or",
                                  "stablehlo.and"})
 
 
+def scatter_reducer(op: ir.Operation) -> str | None:
+    """The op name of a scatter body that folds every update into its input with one
+    and the same reducer (`%r_i = reducer %input_i, %update_i`, either order), else None.
+    Then updates that land on one element from different shards can be combined by an
+    all-reduce: the scatter's sharding rule (ops/indexing.py) and its lowering
+    (lowering/indexing/scatter.py) both ask this one function."""
+    n = len(op.results)
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = [o.operation for o in block.operations]
+    terminator = ops[-1]
+    reducers = set()
+    for i, value in enumerate(terminator.operands):
+        if not isinstance(value, ir.OpResult):
+            return None
+        producer = value.owner.operation
+        if producer.name not in SCATTER_REDUCERS or len(producer.operands) != 2:
+            return None
+        pair = list(producer.operands)
+        if pair not in ([args[i], args[n + i]], [args[n + i], args[i]]):
+            return None
+        reducers.add(producer.name)
+    return reducers.pop() if len(reducers) == 1 else None
+
+
 def reducer_kind(op: ir.Operation) -> str | None:
-    """'sum', 'self-combining' or None, for a dot (always a sum) or a single-input reduce
-    whose body is one reducer op with an identity init value."""
-    if op.name in ("stablehlo.dot_general", "stablehlo.dot"):
-        return "sum"
+    """'sum', 'self-combining' or None, for a single-input reduce whose body is one
+    reducer op with an identity init value."""
     if op.name != "stablehlo.reduce" or len(op.operands) != 2:
         return None
     name = body_reducer(op.regions[0])
@@ -120,10 +135,14 @@ def is_select_pair_reduce(op: ir.Operation) -> bool:
 
 
 def _direction(op: ir.Operation) -> str:
+    from jaxlib.mlir.dialects import stablehlo
+
     return stablehlo.ComparisonDirectionAttr(op.attributes["comparison_direction"]).value
 
 
 def _compare_type(op: ir.Operation) -> str | None:
+    from jaxlib.mlir.dialects import stablehlo
+
     if "compare_type" not in op.attributes:
         return None
     return stablehlo.ComparisonTypeAttr(op.attributes["compare_type"]).value
@@ -146,6 +165,8 @@ def reducer_op(op: ir.Operation) -> str:
 
 def identity_value(reducer: str, element_type: ir.Type):
     """The identity element of `reducer` for `element_type` (as a numpy scalar)."""
+    from ..ir.types import numpy_dtype
+
     dtype = numpy_dtype(element_type)
     if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
         return dtype.type(0)
@@ -207,25 +228,3 @@ def through_reshapes(value: ir.Value) -> ir.Value:
             break
         value = source
     return value
-
-
-def scatter_reducer(op: ir.Operation) -> str | None:
-    """The op name of a scatter body that folds every update into its input with one
-    and the same reducer (`%r_i = reducer %input_i, %update_i`, either order), else None."""
-    n = len(op.results)
-    block = op.regions[0].blocks[0]
-    args = list(block.arguments)
-    ops = [o.operation for o in block.operations]
-    terminator = ops[-1]
-    reducers = set()
-    for i, value in enumerate(terminator.operands):
-        if not isinstance(value, ir.OpResult):
-            return None
-        producer = value.owner.operation
-        if producer.name not in SCATTER_REDUCERS or len(producer.operands) != 2:
-            return None
-        pair = list(producer.operands)
-        if pair not in ([args[i], args[n + i]], [args[n + i], args[i]]):
-            return None
-        reducers.add(producer.name)
-    return reducers.pop() if len(reducers) == 1 else None

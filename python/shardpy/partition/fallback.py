@@ -1,6 +1,6 @@
 """Ops shardpy-insert-reshards cannot compute on shards: computed whole, with a warning.
 
-An op is computed on shards where ops.local.LOCAL_OPS has it or it is pointwise (and
+An op is computed on shards where its op registry entry has `local` (shardpy.ops) or it is pointwise (and
 it has a sharding rule). Any other op gets every operand replicated and is computed
 whole on every device, its result sliced again where users want it sharded: correct,
 never wrong, and reported once per op name.

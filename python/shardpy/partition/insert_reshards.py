@@ -14,8 +14,8 @@ a summing reduce) and are reduced only where a consumer needs the whole value.
 
 Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded (with halo exchanges, weighed against gathering
-them by bytes) is local_ops.LOCAL_OPS (plus every pointwise op);
-other ops get every operand replicated and are computed whole on every device, with a
+them by bytes) is said by the `local` field of the op's registry entry (shardpy.ops;
+every pointwise op computes on shards too); other ops get every operand replicated and are computed whole on every device, with a
 warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
 dim) are never computed sharded: the candidate placements weighed by bytes also move
 their axes onto another factor of the op (an all_to_all in, and one back where the
@@ -40,7 +40,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..lowering.windowed.concatenate import roll_sharding
-from ..ops.local import SOURCE_OPS
+from ..ops.registry import SOURCE_OPS
 from ..sharding.model import Mesh, TensorSharding
 from ..sharding.op_rule import RuleTable, shape_of
 from ..sharding.sdy_codec import encode_axis_list

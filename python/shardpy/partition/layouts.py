@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-from ..ops.local import SOURCE_OPS
+from ..ops.registry import SOURCE_OPS
 from ..sharding import axis_algebra as aa
 from ..sharding.model import AxisRef, DimSharding, TensorSharding
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from jaxlib.mlir import ir
 
-from ..ops.local import local_entry
+from ..ops.registry import local_entry
 from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .layouts import has_uses, plain

@@ -7,8 +7,9 @@ their sharding. The rest:
   sdy collectives       stablehlo.all_gather / all_reduce / reduce_scatter / all_to_all /
                         collective_permute with replica groups over the collective's axes,
                         sdy.all_slice a local dynamic_slice (collectives.py)
-  ops with a `lower`    their own fix-ups (local_ops.LOCAL_OPS: constant and iota take
-  in local_ops          per-device offsets from a table indexed by partition_id; a
+  ops with a `lower`    their own fix-ups (local.lower of their shardpy.ops entry:
+  hook                  constant and iota take per-device offsets from a table
+                        indexed by partition_id; a
                         max/min reduce over sharded dims is finished by an all_reduce;
                         windowed ops on sharded dims exchange halos with
                         collective_permutes (lowering/windowed/, halo.py); ...)
@@ -35,7 +36,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.utils import const_i32, filter_signature_attrs, inline_region_before, public_main
 from ..lowering import padding
-from ..ops.local import LOCAL_OPS, SOURCE_OPS
+from ..ops.registry import LOCAL_OPS, SOURCE_OPS
 from ..sharding.model import TensorSharding
 from ..sharding.sdy_codec import SHARDING_ATTR
 from ..sharding.state import SINGLE_SHARDING_ATTR, ShardingState
@@ -46,7 +47,7 @@ PER_DEVICE_ATTR = "shardpy.per_device"
 
 
 class LocalLowering(CollectiveLowering):
-    """The pass over one module (`run`); per-op lowerings (ops.local.LOCAL_OPS) get it
+    """The pass over one module (`run`); per-op lowerings (the `local.lower` hooks of shardpy.ops entries) get it
     as `lw`: local types, per-device values, collectives (CollectiveLowering)."""
 
     def __init__(self, module: ir.Operation):

@@ -15,7 +15,7 @@ than one where a reshape merges or splits dims), each factor has a size and a ki
 
 A factor can also be *blocked*: propagation must not move shardings along it.
 
-Rules are written in `op_rules.py`, one entry per op family, with `RuleBuilder`.
+Rules are written in shardpy.ops, one module per op family, with `RuleBuilder`.
 `OpRule.to_attr()` gives `#sdy.op_sharding_rule<...>`, the same notation Shardy prints,
 so our rules can be compared with `sdy-populate-op-sharding-rules`.
 """

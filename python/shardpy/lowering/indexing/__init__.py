@@ -1,6 +1,6 @@
 """Indexed ops on local shards: gather, scatter, dynamic_slice, dynamic_update_slice.
 
-Planning (shardpy-insert-reshards, through shardpy.ops.local.LOCAL_OPS) and shardpy-to-local
+Planning (shardpy-insert-reshards, through the op registry, shardpy.ops) and shardpy-to-local
 for the four ops whose operands are addressed by runtime indices. Index values stay
 global in the program; each device turns them into indices of its own shard.
 
@@ -62,7 +62,7 @@ x, a), b) into dynamic_slice(x, a + b) with ONE clamp, which is wrong when `a` o
 is out of range, and partitioned programs put dynamic slices behind dynamic slices
 (all_slice of a result, the shifted update of dynamic_update_slice).
 
-Modules, one per op (each holds the hooks shardpy.ops.local.LOCAL_OPS points at:
+Modules, one per op (each holds the hooks the op registry (shardpy.ops) points at:
 `lower_<op>`, how partial results combine, planning rules):
 
   common.py         index arithmetic on shards: index components in a signed work

@@ -35,7 +35,7 @@ sharded, or sharded but not windowed, are left as they are.
                batch_group_count follow from local shapes.
 
 Modules, one per op or op group (each holds its ops' analyses, the `lower_<op>`
-hooks and the `<op>_cost` functions shardpy.ops.local.LOCAL_OPS points at):
+hooks and the `<op>_cost` functions the op registry (shardpy.ops) points at):
 
   common.py              placement (Placed), op attributes, the Analysis of a plan,
                          its cost in bytes (cost_from) and its halos (apply_halos)

@@ -1,0 +1,67 @@
+"""Collectives: the stablehlo ones a program may already hold (rules: shape-keeping ones
+are elementwise, gathering / scattering / all-to-all dims must be whole; they carry
+channel handles) and the sdy ones shardpy-reshard-to-collectives makes (no rule: their
+result sharding is their `out_sharding`; shardpy-to-local lowers them).
+"""
+from __future__ import annotations
+
+from ..sharding.op_rule import RuleBuilder
+from .attrs import REPLICATE, int_attr
+from .elementwise import elementwise
+from .entry import OpFamily
+
+
+def _gathering_collective(dim_attr: str):
+    """all_gather / reduce_scatter: the gathered or scattered dim differs in size
+    between operands and results; each side has its own factor there, and both must be
+    whole. The other dims pass through."""
+
+    def rule(op, b: RuleBuilder):
+        dim = int_attr(op, dim_attr)
+        n = len(b.result_shapes)
+        src, dst = b.operand_shapes[0], b.result_shapes[0]
+        for d, size in enumerate(src):
+            operands = {i: d for i in range(n)}
+            if d == dim:
+                b.factor(size, operands, kind=REPLICATE)
+                b.factor(dst[d], results=operands, kind=REPLICATE)
+            else:
+                b.factor(size, operands, operands)
+
+    rule.__name__ = rule.__qualname__ = f"collective_on_{dim_attr}"
+    return rule
+
+
+def all_to_all(op, b: RuleBuilder):
+    """The split and concat dims change size: operands and results have a factor of
+    their own there, and all must be whole. The other dims pass through."""
+    moved = {int_attr(op, "split_dimension"), int_attr(op, "concat_dimension")}
+    n = len(b.result_shapes)
+    src, dst = b.operand_shapes[0], b.result_shapes[0]
+    for d, size in enumerate(src):
+        tensors = {i: d for i in range(n)}
+        if d in moved:
+            b.factor(size, tensors, kind=REPLICATE)
+            b.factor(dst[d], results=tensors, kind=REPLICATE)
+        else:
+            b.factor(size, tensors, tensors)
+
+
+SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
+                   "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
+                   "sdy.replicated_to_unreduced")
+
+FAMILIES = (
+    OpFamily(("stablehlo.all_gather",), rule=_gathering_collective("all_gather_dim"),
+             channel=True),
+    OpFamily(("stablehlo.reduce_scatter",), rule=_gathering_collective("scatter_dimension"),
+             channel=True),
+    OpFamily(("stablehlo.all_to_all",), rule=all_to_all, channel=True),
+    # Collectives that keep the shape: each element stays where it is.
+    OpFamily(("stablehlo.all_reduce", "stablehlo.collective_permute",
+              "stablehlo.collective_broadcast"), rule=elementwise, caching="shapes",
+             channel=True),
+    OpFamily(("stablehlo.cross-replica-sum",), rule=elementwise, caching="shapes"),
+    OpFamily(SDY_COLLECTIVES, collective=True, sharding_attr="out_sharding",
+             collective_lowering=True),
+)
