@@ -20,7 +20,7 @@ from shardpy.ops.rules import CHLO_ELEMENTWISE, RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import Pipeline
 from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NATIVE = "builtin.module(sdy-populate-op-sharding-rules)"
 
 
