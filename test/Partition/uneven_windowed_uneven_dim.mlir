@@ -5,7 +5,7 @@
 // all_gather of the operand (108 B/device); the concatenate, whose rows are not a
 // neighbour exchange, instead moves "x" onto the 3 columns (3 over 4, padded) with an
 // all_to_all per operand and one back (132 B): 240 B/device. Uneven pass-through dims
-// of these ops stay sharded (test/python/test_uneven_property.py, family "windowed").
+// of these ops stay sharded (test/python/lowering/test_padding.py, family "windowed").
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,6 +1,6 @@
 """Open partitioner bugs the fuzzer found, and the generator features that avoid them.
 
-`run_fuzz.py --disable known` and test/python/test_fuzz_partition.py leave these
+`run_fuzz.py --disable known` and test/python/fuzz/test_run_fuzz.py leave these
 features out, so that the bounded batch stays green and still catches new bugs. When a
 bug is fixed (its regression test under test/Regressions/ passes: remove its XFAIL),
 delete its entry here so that the fuzzer covers those programs again.

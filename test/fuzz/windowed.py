@@ -1,5 +1,5 @@
 """Random programs of one windowed op on sharded dims, for the halo-exchange property
-test (test/python/test_windowed_ops.py) and by hand:
+test (test/python/lowering/test_windowed.py) and by hand:
 
     python test/fuzz/windowed.py --seed 7            # print program 7
     python test/fuzz/windowed.py --seed 7 > p.mlir && shardpy-run p.mlir --check

@@ -1,4 +1,4 @@
-"""Property test of the windowed ops on sharded dims (halo exchanges, lowering_windowed.py).
+"""Property test of the windowed ops on sharded dims (halo exchanges, python/shardpy/lowering/windowed.py).
 
 Random programs of one op each (test/fuzz/windowed.py: pad, slice, reverse, a
 concatenate of slices (roll), reduce_window with windows/strides/padding/dilations,
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 import windowed  # noqa: E402

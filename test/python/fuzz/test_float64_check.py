@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 import float64_check  # noqa: E402

@@ -21,7 +21,7 @@ from shardpy.ops.registry import RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import Pipeline
 from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NATIVE = "builtin.module(sdy-populate-op-sharding-rules)"
 
 

@@ -17,7 +17,7 @@ the one-device reference itself is wrong for out-of-range starts there.
 SHARDPY_INDEXING_CASES=N runs N cases per op kind (default 40).
 
 A failure names its case; reproduce with
-    python test/python/test_indexing_partition.py SEED > case.mlir
+    python test/python/lowering/test_indexing.py SEED > case.mlir
     shardpy-run case.mlir --check
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 MESHES = [(("x", 8),), (("x", 2), ("y", 4)), (("x", 4), ("y", 2)), (("x", 2), ("y", 2))]

@@ -15,7 +15,7 @@ not divide the other devices is the one move left unsupported: shardpy-to-local'
 error).
 
 A failure names its case; print one with
-    python test/python/test_mesh_crossing.py KIND PAIR > case.mlir
+    python test/python/partition/test_mesh_crossing.py KIND PAIR > case.mlir
     shardpy-run case.mlir --check
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 T = "tensor<8x16xf32>"

@@ -14,7 +14,7 @@ Values are small integers (as floats), so sums in any order are exact; index inp
 run past both ends of the operand. Devices holding the same shard must agree (the
 padding never leaks into a real element).
 
-    pytest test/python/test_uneven_property.py -k dot
+    pytest test/python/lowering/test_padding.py -k dot
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import random
 
 import numpy as np
 import pytest
-from test_select_ops_property import _arg_reduce_body, _check, runner  # noqa: F401
+from test_select import _arg_reduce_body, _check, runner  # noqa: F401
 
 MESHES = [(("x", 4),), (("x", 3),), (("x", 8),), (("x", 2), ("y", 4)), (("x", 4), ("y", 2)),
           (("x", 3), ("y", 2)), (("x", 2), ("y", 3)), (("a", 2), ("b", 2), ("c", 2))]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "exhaustive" / "subaxis_reshards.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "exhaustive" / "subaxis_reshards.py"
 
 
 @pytest.mark.parametrize("mesh, sample", [

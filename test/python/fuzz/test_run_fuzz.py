@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
+FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 import known_issues  # noqa: E402

@@ -9,7 +9,7 @@ signs; small integers), so that the order among equal keys, the leftmost NaN and
 lowest index of a tie are all exercised. A case also fails if shardpy computes one of
 these ops replicated (a "computed replicated" warning): they all have a local form.
 
-    pytest test/python/test_select_ops_property.py -k top_k
+    pytest test/python/lowering/test_select.py -k top_k
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Size-zero dims in the host runtime and the halo geometry (issue 19, item 3).
+"""Size-zero dims in the host runtime (python/shardpy/runtime/executor.py, arrays.py;
+issue 19, item 3): blocks, splitting and assembling global arrays, random inputs.
 
 The partitioned programs themselves are checked by execution in
 test/Partition/zero_size_*.mlir; these pin the pieces those rely on."""
@@ -9,7 +10,6 @@ import pytest
 
 from shardpy.runtime import executor as runtime
 from shardpy.runtime.arrays import TensorType, random_inputs
-from shardpy.lowering.halo import Window
 from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 MESH = Mesh((("x", 2), ("y", 2)))
@@ -40,19 +40,6 @@ def test_split_and_assemble_empty_arrays(dims, local):
     assert rows.shape == (4, *local)
     assembled = runtime.assemble_global(rows, s, array.shape)
     assert assembled.array.shape == (8, 0) and assembled.replica_divergence == 0.0
-
-
-def test_empty_window_reads_nothing():
-    """A slice to size zero of a dim in 2 shards of 2: no rounds, nothing received."""
-    w = Window.affine(2, 2, 2, 0, 0)
-    assert w.reads_nothing and w.rounds == () and w.received() == 0
-    assert w.buffer_start == 0 and w.offsets == (0, 0)
-
-
-def test_window_of_an_empty_dim_is_all_padding():
-    """Pad of an empty dim in 2 shards to 4 elements: every position is padding."""
-    w = Window.affine(2, 0, -1, 2, 2)
-    assert w.reads_nothing and w.rounds == () and w.received() == 0 and w.out_of_range
 
 
 def test_random_inputs_with_empty_dims():
