@@ -1,7 +1,7 @@
 // stablehlo.case: each branch is a block of its own, where an operand captured from
 // outside is resharded for its user inside the branch (%arg2 in branch 0), and each
-// branch returns the case's result sharding; the case's result is resharded after it
-// to what its user (the func's result) wants.
+// branch returns the case's result sharding; the case's result is resharded after it to
+// what its user (the func's result) wants.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

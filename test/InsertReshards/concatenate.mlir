@@ -1,7 +1,7 @@
-// stablehlo.concatenate along a sharded dim: a concatenate of slices of one array (a rotation) keeps the concatenated dim
-// sharded on "x", as do its slices: each shard is shifted in from its neighbours
-// (test/ToLocal/concatenate.mlir); a concatenate of unrelated arrays is gathered
-// instead (need_replication.mlir).
+// stablehlo.concatenate along a sharded dim: a concatenate of slices of one array (a
+// rotation) keeps the concatenated dim sharded on "x", as do its slices: each shard is
+// shifted in from its neighbours (test/ToLocal/concatenate.mlir); a concatenate of
+// unrelated arrays is gathered instead (need_replication.mlir).
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

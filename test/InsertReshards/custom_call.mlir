@@ -1,8 +1,8 @@
 // A custom_call with its own sdy.sharding_rule is computed on shards as the rule says:
 // the batch factor i stays sharded, the need-replication factor j (the top-k dim of
-// @mhlo.topk here) is never sharded, so its "y" moves onto i (both results keep
-// [{"x", "y"}, {}] and are resharded to where their users want them). A sharded
-// reduction factor (a partial sum) is in test/Partition/custom_call_rules.mlir.
+// @mhlo.topk here) is never sharded, so its "y" moves onto i (both results keep [{"x",
+// "y"}, {}] and are resharded to where their users want them). A sharded reduction
+// factor (a partial sum) is in test/Partition/custom_call_rules.mlir.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

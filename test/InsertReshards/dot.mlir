@@ -1,7 +1,7 @@
 // stablehlo.dot and dot_general with batching dims: the lhs' contracting dim is on "y",
 // so the rhs' contracting dim is moved onto "y" too (the batch dim of the dot_general
-// takes "x" with the lhs') and the result is a partial sum (unreduced={"y"}) finished by
-// one sdy.all_reduce; the lhs is never gathered.
+// takes "x" with the lhs') and the result is a partial sum (unreduced={"y"}) finished
+// by one sdy.all_reduce; the lhs is never gathered.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,7 +1,7 @@
 // Elementwise ops (add, multiply, compare, select, clamp, convert) compute every dim
 // with the same factor in all operands and the result: an operand laid out otherwise
-// (%arg1 on [{"y"}, {}]) is resharded to the result's sharding once, and that reshard is
-// reused by a later user (compare); clamp's scalar bounds stay as they are.
+// (%arg1 on [{"y"}, {}]) is resharded to the result's sharding once, and that reshard
+// is reused by a later user (compare); clamp's scalar bounds stay as they are.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,7 +1,7 @@
 // A gather from a table sharded on the indexed dim ("y") with indices sharded on their
 // batch dim ("x"): neither is moved; each device gathers from its rows (masking the
-// others, test/ToLocal/gather.mlir) and the result is a partial sum
-// (unreduced={"y"}) finished by one sdy.all_reduce.
+// others, test/ToLocal/gather.mlir) and the result is a partial sum (unreduced={"y"})
+// finished by one sdy.all_reduce.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,6 +1,6 @@
-// sdy.manual_computation: operands are resharded to its in_shardings in front of it
-// and its results from its out_shardings to what their users want after it; its body
-// is per-device code already and gets no reshard.
+// sdy.manual_computation: operands are resharded to its in_shardings in front of it and
+// its results from its out_shardings to what their users want after it; its body is
+// per-device code already and gets no reshard.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,6 +1,6 @@
 // sdy.named_computation is inlined: its body takes its place, the operand passes
-// through a reshard (in_shardings [{}, {"y"}] then the body's [{"x"}, {"y"}], folded into
-// one reshard) and the returned value through one to its out_shardings; no
+// through a reshard (in_shardings [{}, {"y"}] then the body's [{"x"}, {"y"}], folded
+// into one reshard) and the returned value through one to its out_shardings; no
 // named_computation is left.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC

@@ -1,7 +1,7 @@
 // stablehlo.optimization_barrier carries each value through with the sharding it was
-// given (like a while carry): an operand is resharded to its result's sharding in
-// front of the barrier, and a user wanting another layout reshards the result after
-// it; nothing moves across the barrier itself.
+// given (like a while carry): an operand is resharded to its result's sharding in front
+// of the barrier, and a user wanting another layout reshards the result after it;
+// nothing moves across the barrier itself.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

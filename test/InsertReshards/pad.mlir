@@ -1,6 +1,6 @@
-// stablehlo.pad along a sharded dim: the padded dim stays sharded on "x": each device's part of the padded result is
-// computed from its shard plus halos from its neighbours (test/ToLocal/pad.mlir), so
-// no operand is gathered.
+// stablehlo.pad along a sharded dim: the padded dim stays sharded on "x": each device's
+// part of the padded result is computed from its shard plus halos from its neighbours
+// (test/ToLocal/pad.mlir), so no operand is gathered.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

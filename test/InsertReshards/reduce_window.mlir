@@ -1,6 +1,6 @@
-// stablehlo.reduce_window along a sharded dim: the windowed dim (a 3-wide max window, padded 1 each side) stays sharded on "x":
-// each device reads a one-row halo from each neighbour (test/ToLocal/reduce_window.mlir),
-// so the operand is never gathered.
+// stablehlo.reduce_window along a sharded dim: the windowed dim (a 3-wide max window,
+// padded 1 each side) stays sharded on "x": each device reads a one-row halo from each
+// neighbour (test/ToLocal/reduce_window.mlir), so the operand is never gathered.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

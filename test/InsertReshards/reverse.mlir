@@ -1,6 +1,6 @@
-// stablehlo.reverse along a sharded dim: the reversed dim stays sharded on "x": each device's part of the result is the
-// mirror shard's block, reversed (test/ToLocal/reverse.mlir), so no operand is
-// gathered.
+// stablehlo.reverse along a sharded dim: the reversed dim stays sharded on "x": each
+// device's part of the result is the mirror shard's block, reversed
+// (test/ToLocal/reverse.mlir), so no operand is gathered.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,7 +1,7 @@
-// stablehlo.select_and_scatter along a sharded dim: the windowed dim (window 3, stride 2, padded high) stays sharded on "x" for
-// both operands and the result: halos of the operand and of the scattered source, and
-// the overlap written back, are exchanged in shardpy-to-local
-// (test/ToLocal/select_and_scatter.mlir).
+// stablehlo.select_and_scatter along a sharded dim: the windowed dim (window 3, stride
+// 2, padded high) stays sharded on "x" for both operands and the result: halos of the
+// operand and of the scattered source, and the overlap written back, are exchanged in
+// shardpy-to-local (test/ToLocal/select_and_scatter.mlir).
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

@@ -1,8 +1,8 @@
 // broadcast_in_dim, transpose and reshape map operand dims to result dims: the
-// broadcast's operand dim 0 is the result's dim 1 (kept on "y", the new dim 0 takes
-// "x" with no reshard), the transpose's operand is resharded to the result's sharding
-// with its dims swapped ([{"y"}, {"x"}]), and the reshape that splits dim 0 into 2x2
-// keeps "x" on the major part, with no reshard.
+// broadcast's operand dim 0 is the result's dim 1 (kept on "y", the new dim 0 takes "x"
+// with no reshard), the transpose's operand is resharded to the result's sharding with
+// its dims swapped ([{"y"}, {"x"}]), and the reshape that splits dim 0 into 2x2 keeps
+// "x" on the major part, with no reshard.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS

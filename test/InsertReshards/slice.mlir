@@ -1,6 +1,6 @@
-// stablehlo.slice along a sharded dim: the sliced dim stays sharded on "x": each device's part of the slice is shifted
-// in from the shards that hold it (test/ToLocal/slice.mlir), so no operand is
-// gathered.
+// stablehlo.slice along a sharded dim: the sliced dim stays sharded on "x": each
+// device's part of the slice is shifted in from the shards that hold it
+// (test/ToLocal/slice.mlir), so no operand is gathered.
 // RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
