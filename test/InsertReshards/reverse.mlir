@@ -1,0 +1,17 @@
+// stablehlo.reverse along a sharded dim: the reversed dim stays sharded on "x": each
+// device's part of the result is the mirror shard's block, reversed
+// (test/ToLocal/reverse.mlir), so no operand is gathered.
+// RUN: shardpy-opt %s --shardpy-insert-reshards | FileCheck %s
+// RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
+// EXEC: check: PASS
+
+sdy.mesh @mesh = <["x"=4]>
+
+// CHECK-LABEL: func.func public @main(
+// CHECK-NOT:     sdy.reshard
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.reverse %arg0, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>}
+// CHECK-NEXT:    return %[[R]]
+func.func public @main(%arg0: tensor<2x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<2x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {
+  %0 = stablehlo.reverse %arg0, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<2x32xf32>
+  return %0 : tensor<2x32xf32>
+}
