@@ -199,8 +199,10 @@ class OpFamily:
                  the default reason)
     sharding_attr    where its result shardings are when not in `sdy.sharding`:
                  "sharding" (sdy.sharding_constraint, sdy.reshard), "out_sharding" (sdy
-                 collectives), "out_shardings" (sdy.manual_computation)
-    collective   an sdy collective (shardpy-reshard-to-collectives makes them)
+                 collectives), "out_shardings" (sdy.manual_computation); taken from
+                 sharding/state.py's RESULT_SHARDING_ATTR, which reads them
+    collective   an sdy collective (shardpy-reshard-to-collectives makes them; their
+                 names: sharding/state.py's SDY_COLLECTIVES)
     collective_lowering  shardpy-to-local lowers it as a collective (sdy collectives;
                  sdy.reshard: only between meshes, like a collective_permute)
     channel      carries a `channel_handle` (to-local numbers its new collectives past
