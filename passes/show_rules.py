@@ -13,9 +13,9 @@ after:
     warning: no sharding rule for 'stablehlo.custom_call' @my_kernel; propagation stops here
 
 An op that already carries `sdy.sharding_rule` keeps it. Ops without a rule get a
-warning, except those propagation handles structurally (func.*, sdy.*, while, case, if,
-optimization_barrier, region terminators) and those that need none by design
-(constants, iota, tokens: `shardpy.ops.registry.WITHOUT_RULE`).
+warning, except those propagation handles structurally (the op registry's structural
+ops: func.*, sdy.*, while, case, if, optimization_barrier, region terminators) and those
+that need none by design (constants, iota, tokens: `shardpy.ops.registry.WITHOUT_RULE`).
 """
 from __future__ import annotations
 
@@ -25,20 +25,20 @@ from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import warning
 from shardpy.ir.utils import collect_ops
-from shardpy.ops.registry import RULES, WITHOUT_RULE, rule_for
+from shardpy.ops.registry import RULES, WITHOUT_RULE, ops_with, rule_for
 from shardpy.pass_registry import register_pass
 from shardpy.sharding.op_rule import RULE_ATTR
 
-STRUCTURAL_OPS = frozenset({
-    "builtin.module", "stablehlo.while", "stablehlo.case", "stablehlo.if",
-    "stablehlo.optimization_barrier",
-})
+# The registry's structural ops (Flow), and the module; ops of these dialects and
+# terminators shardpy does not know are not reported either.
+STRUCTURAL_OPS = ops_with(lambda e: e.structural) | {"builtin.module"}
 STRUCTURAL_DIALECTS = ("func.", "sdy.")
 TERMINATOR_SUFFIXES = (".return", ".yield")
 
 
 def is_structural(name: str) -> bool:
-    """Ops propagation handles by itself, without a rule."""
+    """Ops propagation handles by itself, without a rule (the op registry's structural
+    ops), and ops of the dialects it handles that way."""
     return (name in STRUCTURAL_OPS or name.startswith(STRUCTURAL_DIALECTS)
             or name.endswith(TERMINATOR_SUFFIXES))
 

@@ -18,6 +18,28 @@ indexing.py: its rule (gather, same file), `local.combine` (a partial sum over a
 indexed dim), `local.lower` (lowering/indexing/gather.py's lower_gather) and `local.padding`;
 registry.py's docstring walks through it.
 
+Which stage reads which entry field (each stage derives its op-name sets and its
+structural handler table from the registry once at import):
+
+  propagation      rule, caching (RULES, handed in by passes/propagate.py; read by
+                   rule_cache.py); flow.kind (build.py's structural handlers); source,
+                   constant_shaper (build.py, prescan.py); pass_through, forward_only
+                   (rule_cache.py); unreduced_preserving, linear (unreduced.py)
+  insert-reshards  rule (RULES, from passes/insert_reshards.py); local (plan_cache.py);
+                   flow.kind, program_regions, inlined_by (regions.py); source
+                   (insert_reshards.py, layouts.py); linear (partition/unreduced.py,
+                   plan_choice.py); fallback_reason (fallback.py)
+  to-local         local (lower, padding, applies); source; collective_lowering,
+                   xla_splits_all_to_all, channel (partition/collectives.py);
+                   sharding_attr, collective, xla_folds_dynamic_slice,
+                   xla_moves_dynamic_slice, flow (operands_to_args, inlined_by)
+                   (to_local.py)
+  show-rules       rule, caching (RULES, WITHOUT_RULE), structural (passes/show_rules.py)
+
+sharding/state.py (below ops) reads the sdy ops' result sharding attributes from its
+own table, RESULT_SHARDING_ATTR, which the entries' `sharding_attr` and `collective`
+are built from.
+
 May import: shardpy.ir, shardpy.sharding, shardpy.lowering (the entries point at their
 lowering hooks).
 """

@@ -6,6 +6,7 @@ result sharding is their `out_sharding`; shardpy-to-local lowers them).
 from __future__ import annotations
 
 from ..sharding.op_rule import RuleBuilder
+from ..sharding.state import RESULT_SHARDING_ATTR, SDY_COLLECTIVES
 from .attrs import REPLICATE, int_attr
 from .elementwise import elementwise
 from .entry import OpFamily
@@ -47,10 +48,6 @@ def all_to_all(op, b: RuleBuilder):
             b.factor(size, tensors, tensors)
 
 
-SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
-                   "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
-                   "sdy.replicated_to_unreduced")
-
 FAMILIES = (
     OpFamily(("stablehlo.all_gather",), rule=_gathering_collective("all_gather_dim"),
              channel=True),
@@ -62,6 +59,7 @@ FAMILIES = (
               "stablehlo.collective_broadcast"), rule=elementwise, caching="shapes",
              channel=True),
     OpFamily(("stablehlo.cross-replica-sum",), rule=elementwise, caching="shapes"),
-    OpFamily(SDY_COLLECTIVES, collective=True, sharding_attr="out_sharding",
-             collective_lowering=True),
+    # (their names and result attribute: sharding/state.py, which reads them)
+    OpFamily(SDY_COLLECTIVES, collective=True,
+             sharding_attr=RESULT_SHARDING_ATTR[SDY_COLLECTIVES[0]], collective_lowering=True),
 )

@@ -84,9 +84,27 @@ class LocalOp:
     padding: Callable | None = None
 
 
-# The stages that dispatch structural ops by name (Flow.stages).
-PROPAGATE = "propagate"
+# The stages that inline ops (Flow.inlined_by).
 INSERT_RESHARDS = "insert-reshards"
+TO_LOCAL = "to-local"
+
+# Flow.kind: what a stage does at a structural op. Each stage keys its structural handler
+# table by these (propagation/build.py, partition/regions.py), so the op names appear
+# only in ops/structural.py.
+FUNCTION = "function"                 # func.func
+CALL = "call"                         # func.call
+FUNCTION_RETURN = "function return"   # func.return
+REGION_RETURN = "region return"       # the terminator of a region op's region
+LOOP = "loop"                         # while
+BRANCHES = "branches"                 # case, if
+MANUAL = "manual computation"
+NAMED = "named computation"
+CARRY = "carry"                       # optimization_barrier: operand i is result i
+PROPAGATION_BARRIER = "propagation barrier"
+CONSTRAINT = "constraint"             # sharding_constraint
+RESHARD = "reshard"
+GROUP = "group"                       # sharding_group
+SYMBOL = "symbol"                     # sdy.mesh: links nothing
 
 
 @dataclass(frozen=True)
@@ -97,6 +115,12 @@ class Flow:
     to-local gives them one local type. Operand, block argument and result indices pair
     up one to one (i with i) where a field says they flow.
 
+    kind                 what the stages do at it (FUNCTION, CALL, LOOP, ... above): the
+                         key of propagation's and insert-reshards' structural handler
+                         tables (a stage whose table lacks the kind does not dispatch on
+                         the op); to-local dispatches structural ops through traits
+                         (OpFamily.sharding_attr, `collective_lowering`) and the fields
+                         below
     operands_to_results  operand i flows to result i (constraints, reshards, barriers;
                          a while's carried values)
     operands_to_args     operand i flows to block argument i of each region (while's
@@ -118,14 +142,11 @@ class Flow:
     function             func.func itself: a stage walks its body as a function (its
                          arguments and returned values are the signature's), never
                          dispatches on it as an op in a block
-    inlined_by           the stage that inlines its body in its place ("insert-reshards":
-                         named computations; "to-local": manual computations); later
+    inlined_by           the stage that inlines its body in its place (INSERT_RESHARDS:
+                         named computations; TO_LOCAL: manual computations); later
                          stages never meet it
-    stages               the stages whose structural dispatch table lists it today
-                         (PROPAGATE, INSERT_RESHARDS); to-local dispatches structural ops
-                         through traits (OpFamily.sharding_attr, `collective_lowering`)
-                         and this description
     """
+    kind: str
     operands_to_results: bool = False
     operands_to_args: bool = False
     returns_to_results: bool = False
@@ -136,7 +157,6 @@ class Flow:
     program_regions: bool = False
     function: bool = False
     inlined_by: str | None = None
-    stages: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -179,8 +199,10 @@ class OpFamily:
                  the default reason)
     sharding_attr    where its result shardings are when not in `sdy.sharding`:
                  "sharding" (sdy.sharding_constraint, sdy.reshard), "out_sharding" (sdy
-                 collectives), "out_shardings" (sdy.manual_computation)
-    collective   an sdy collective (shardpy-reshard-to-collectives makes them)
+                 collectives), "out_shardings" (sdy.manual_computation); taken from
+                 sharding/state.py's RESULT_SHARDING_ATTR, which reads them
+    collective   an sdy collective (shardpy-reshard-to-collectives makes them; their
+                 names: sharding/state.py's SDY_COLLECTIVES)
     collective_lowering  shardpy-to-local lowers it as a collective (sdy collectives;
                  sdy.reshard: only between meshes, like a collective_permute)
     channel      carries a `channel_handle` (to-local numbers its new collectives past

@@ -27,9 +27,11 @@ How is gather partitioned? `family("stablehlo.gather")`, in ops/indexing.py:
   traits   to-local shields its operand from XLA:CPU's dynamic_slice folding
 
 Queries: `family(name)` / `entry_for(op)` (one dict lookup), `ops_with(predicate)` (the
-op names of the entries it holds for: each stage's old op-name set is one such query,
-test/python/test_op_registry.py lists them), and the tables the stages import: RULES
-(with rule_for), WITHOUT_RULE, LOCAL_OPS (with local_entry), SOURCE_OPS.
+op names of the entries it holds for: each stage's op-name sets are such queries,
+test/python/ops/test_registry.py lists them), `by_flow_kind(handlers)` (a stage's
+structural handler table, keyed by Flow.kind, turned into one keyed by op name), and
+the tables the stages import: RULES (with rule_for), WITHOUT_RULE, LOCAL_OPS (with
+local_entry), SOURCE_OPS.
 """
 from __future__ import annotations
 
@@ -107,6 +109,17 @@ def entry_for(op: ir.Operation) -> OpFamily | None:
 def ops_with(predicate: Callable[[OpFamily], bool]) -> frozenset[str]:
     """The names of the ops whose entry satisfies `predicate`."""
     return frozenset(name for name, entry in _BY_NAME.items() if predicate(entry))
+
+
+def by_flow_kind(handlers: dict) -> dict:
+    """A stage's structural handler table keyed by Flow.kind, as a table keyed by op
+    name (for the stage's per-op dispatch: built once at import, one dict lookup per op):
+    every op whose entry's kind has a handler."""
+    kinds = {e.flow.kind for e in FAMILIES if e.flow is not None}
+    if not set(handlers) <= kinds:
+        raise ValueError(f"no registry entry of kind {sorted(set(handlers) - kinds)}")
+    return {name: handlers[entry.flow.kind] for name, entry in _BY_NAME.items()
+            if entry.flow is not None and entry.flow.kind in handlers}
 
 
 # --------------------------------------------------------------------------- rules

@@ -2,48 +2,52 @@
 and named computations) and the sdy ops that constrain, reshard, group or fence values.
 They have no sharding rule of their own (sdy.sharding_constraint excepted: elementwise);
 each entry's Flow says declaratively which values they link (operand i to block
-argument i, terminator operand i to result i, ...), for propagation, insert-reshards and
-to-local alike.
+argument i, terminator operand i to result i, ...) and, by its `kind`, which handler
+propagation and insert-reshards run at them; to-local reads the same fields. A new
+structural op is declared here only.
 """
 from __future__ import annotations
 
+from ..sharding.state import RESULT_SHARDING_ATTR
 from .elementwise import elementwise
-from .entry import INSERT_RESHARDS, PROPAGATE, Flow, OpFamily
-
-_BOTH = frozenset({PROPAGATE, INSERT_RESHARDS})
-_PROPAGATE = frozenset({PROPAGATE})
+from .entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION, FUNCTION_RETURN, GROUP,
+                    INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
+                    REGION_RETURN, RESHARD, SYMBOL, TO_LOCAL, Flow, OpFamily)
 
 FAMILIES = (
     # Functions and calls.
-    OpFamily(("func.func",), flow=Flow(function=True, program_regions=True)),
-    OpFamily(("func.call",), flow=Flow(to_callee=True, stages=_BOTH)),
+    OpFamily(("func.func",), flow=Flow(FUNCTION, function=True, program_regions=True)),
+    OpFamily(("func.call",), flow=Flow(CALL, to_callee=True)),
     # Terminators: operand i is the parent's result i (func.return: the function's).
-    OpFamily(("func.return", "stablehlo.return", "sdy.return"),
-             flow=Flow(to_parent=True, stages=_BOTH)),
+    OpFamily(("func.return",), flow=Flow(FUNCTION_RETURN, to_parent=True)),
+    OpFamily(("stablehlo.return", "sdy.return"), flow=Flow(REGION_RETURN, to_parent=True)),
     # Region ops.
     OpFamily(("stablehlo.while",), flow=Flow(
-        operands_to_results=True, operands_to_args=True, returns_to_results=True,
-        returns_to_args=True, program_regions=True, stages=_BOTH)),
+        LOOP, operands_to_results=True, operands_to_args=True, returns_to_results=True,
+        returns_to_args=True, program_regions=True)),
     OpFamily(("stablehlo.case", "stablehlo.if"), flow=Flow(
-        returns_to_results=True, program_regions=True, stages=_BOTH)),
-    OpFamily(("sdy.manual_computation",), sharding_attr="out_shardings", flow=Flow(
-        operands_to_args=True, returns_to_results=True, program_regions=True,
-        inlined_by="to-local", stages=_BOTH)),
+        BRANCHES, returns_to_results=True, program_regions=True)),
+    OpFamily(("sdy.manual_computation",),
+             sharding_attr=RESULT_SHARDING_ATTR["sdy.manual_computation"], flow=Flow(
+                 MANUAL, operands_to_args=True, returns_to_results=True,
+                 program_regions=True, inlined_by=TO_LOCAL)),
     OpFamily(("sdy.named_computation",), flow=Flow(
-        operands_to_args=True, returns_to_results=True, program_regions=True,
-        inlined_by=INSERT_RESHARDS, stages=_PROPAGATE)),
+        NAMED, operands_to_args=True, returns_to_results=True, program_regions=True,
+        inlined_by=INSERT_RESHARDS)),
     # Value to value.
-    OpFamily(("stablehlo.optimization_barrier", "sdy.propagation_barrier"),
-             flow=Flow(operands_to_results=True, stages=_BOTH)),
+    OpFamily(("stablehlo.optimization_barrier",),
+             flow=Flow(CARRY, operands_to_results=True)),
+    OpFamily(("sdy.propagation_barrier",),
+             flow=Flow(PROPAGATION_BARRIER, operands_to_results=True)),
     # A sharding constraint relates its operand and result dim by dim.
     OpFamily(("sdy.sharding_constraint",), rule=elementwise, caching="shapes",
-             sharding_attr="sharding", unreduced_preserving=True,
-             flow=Flow(operands_to_results=True, stages=_BOTH)),
+             sharding_attr=RESULT_SHARDING_ATTR["sdy.sharding_constraint"],
+             unreduced_preserving=True, flow=Flow(CONSTRAINT, operands_to_results=True)),
     # What insert-reshards makes (it keeps them for later passes; to-local lowers those
     # left between meshes like a collective_permute).
-    OpFamily(("sdy.reshard",), sharding_attr="sharding", collective_lowering=True,
-             flow=Flow(operands_to_results=True, stages=_PROPAGATE)),
-    OpFamily(("sdy.sharding_group",), flow=Flow(to_group=True, stages=_BOTH)),
+    OpFamily(("sdy.reshard",), sharding_attr=RESULT_SHARDING_ATTR["sdy.reshard"],
+             collective_lowering=True, flow=Flow(RESHARD, operands_to_results=True)),
+    OpFamily(("sdy.sharding_group",), flow=Flow(GROUP, to_group=True)),
     # A module-level symbol: links nothing.
-    OpFamily(("sdy.mesh",), flow=Flow(stages=_PROPAGATE)),
+    OpFamily(("sdy.mesh",), flow=Flow(SYMBOL)),
 )

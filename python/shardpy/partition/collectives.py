@@ -13,6 +13,9 @@
 Uneven dims (padded shards, shardpy.lowering.padding): a collective pads a whole dim
 before splitting it and trims it after gathering it whole. Per-op lowerings build
 their collectives with the same methods (all_reduce, all_gather, groups, next_channel).
+
+Which ops are lowered here, split by XLA or carry channels, it asks the op registry
+(shardpy.ops: `collective_lowering`, `xla_splits_all_to_all`, `channel`).
 """
 from __future__ import annotations
 
@@ -25,20 +28,19 @@ from jaxlib.mlir.dialects import stablehlo
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import const_i32, reducer_region, zero_attr
 from ..lowering import padding
+from ..ops.registry import ops_with
 from ..sharding import axis_algebra as aa
 from ..sharding.device_groups import group_index, permute_rounds, replica_groups
 from ..sharding.model import AxisRef, TensorSharding
 from .reshard_planner import refine, same_mesh
 
-# (sdy.reshard: only between meshes, a cross-mesh step shardpy-reshard-to-collectives
-# leaves, lowered like a collective_permute)
-COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.all_reduce",
-               "sdy.reduce_scatter", "sdy.collective_permute", "sdy.replicated_to_unreduced",
-               "sdy.reshard")
+# The ops lower_collective lowers (sdy.reshard: only between meshes, a cross-mesh step
+# shardpy-reshard-to-collectives leaves, lowered like a collective_permute).
+COLLECTIVES = ops_with(lambda e: e.collective_lowering)
 # Producers XLA:CPU splits an all-to-all over (found by test/fuzz, see the regressions
 # fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir; operands with other users:
 # fuzz_all_to_all_of_sliced_value_rejected_by_xla.mlir).
-SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = frozenset({"stablehlo.concatenate", "stablehlo.pad"})
+SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = ops_with(lambda e: e.xla_splits_all_to_all)
 
 
 class CollectiveLowering:
@@ -391,10 +393,7 @@ def _bit_width(element: ir.Type) -> int | None:
 
 
 # Ops that carry a channel handle (program ops, in manual computation bodies too).
-_CHANNEL_OPS = frozenset({"stablehlo.all_gather", "stablehlo.all_reduce",
-                          "stablehlo.reduce_scatter", "stablehlo.all_to_all",
-                          "stablehlo.collective_permute", "stablehlo.collective_broadcast",
-                          "stablehlo.send", "stablehlo.recv"})
+_CHANNEL_OPS = ops_with(lambda e: e.channel)
 
 
 def first_free_channel(per_func) -> int:

@@ -3,25 +3,20 @@
 An op is computed on shards where its op registry entry has `local` (shardpy.ops) or it is pointwise (and
 it has a sharding rule). Any other op gets every operand replicated and is computed
 whole on every device, its result sliced again where users want it sharded: correct,
-never wrong, and reported once per op name.
+never wrong, and reported once per op name, with the reason its op registry entry gives
+(`fallback_reason`) or the default.
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
 from ..ir.diagnostics import warning
+from ..ops.registry import family
 from ..sharding.op_rule import FactorKind, OpRule, shape_of
 from ..sharding.model import TensorSharding
 from .layouts import replicated
 
 FALLBACK_DEFAULT = "its operands are gathered on every device and its result sliced"
-FALLBACK_REASONS = {
-    # The bits rng_bit_generator returns are a function of the state and of the whole
-    # output shape (StableHLO leaves the algorithm's use of the shape to the
-    # implementation): no device can make just its part of the global array.
-    "stablehlo.rng_bit_generator": "its bits depend on the whole output shape, so every "
-                                   "device generates all of them and keeps its shard",
-}
 
 
 def computed_on_shards(rule: OpRule | None, entry) -> bool:
@@ -48,5 +43,7 @@ def warn_computed_replicated(op: ir.Operation, name: str, warned: set[str]) -> N
     """The warning for an op computed replicated, once per op name (`warned`)."""
     if name not in warned:
         warned.add(name)
+        entry = family(name)
+        reason = entry.fallback_reason if entry is not None else None
         warning(op.location, f"'{name}' is computed replicated: "
-                             + FALLBACK_REASONS.get(name, FALLBACK_DEFAULT))
+                             + (reason or FALLBACK_DEFAULT))

@@ -10,7 +10,8 @@ device, sharding constraints turned into reshards, barriers and groups dropped. 
 sdy.named_computation is inlined first (inline_named_computation).
 
 Each handler takes the pass (insert_reshards.ExplicitReshards), the op and its
-function.
+function. Which ops are structural, and of which kind, it asks the op registry
+(shardpy.ops: the entries' Flow: `kind`, `program_regions`, `inlined_by`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..ir.utils import collect_ops, inline_region_before
+from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION_RETURN, GROUP,
+                         INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
+                         REGION_RETURN)
+from ..ops.registry import by_flow_kind, family, ops_with
 from ..sharding.sdy_codec import SHARDING_ATTR
 from ..sharding.state import manual_axes, without_axes
 from .plan_cache import HAS_REGIONS, region_count_fixed
@@ -29,9 +34,13 @@ if TYPE_CHECKING:
 
 # Regions of these ops hold program data flow (walked); other regions are per-element
 # computations (reduce bodies...) and are left alone.
-STRUCTURAL_REGION_OPS = frozenset({"func.func", "stablehlo.while", "stablehlo.case",
-                                   "stablehlo.if", "sdy.manual_computation",
-                                   "sdy.named_computation"})
+STRUCTURAL_REGION_OPS = ops_with(lambda e: e.flow is not None and e.flow.program_regions)
+# Region ops this pass inlines first (named computations: inline_named_computation).
+_INLINED_HERE = ops_with(lambda e: e.flow is not None
+                         and e.flow.inlined_by == INSERT_RESHARDS)
+# The Flow.kind of each structural op (a region return asks its parent's).
+_KIND = {name: family(name).flow.kind
+         for name in ops_with(lambda e: e.flow is not None)}
 
 
 def program_ops(root: ir.Operation, computations: list | None = None,
@@ -50,7 +59,7 @@ def program_ops(root: ir.Operation, computations: list | None = None,
                     found.append(inner)
                     name = inner.name
                     if name in STRUCTURAL_REGION_OPS:
-                        if named is not None and name == "sdy.named_computation":
+                        if named is not None and name in _INLINED_HERE:
                             named.append(inner)
                         visit(inner)
                     elif computations is not None:
@@ -111,10 +120,10 @@ def drop_layout_ops_in_computations(computations: list[ir.Operation]) -> None:
     `computations`: the non-structural ops with regions (program_ops)."""
     for computation in computations:
         for op in collect_ops(computation):
-            if op.name not in ("sdy.sharding_constraint", "sdy.propagation_barrier",
-                               "sdy.sharding_group"):
+            kind = _KIND.get(op.name)
+            if kind not in (CONSTRAINT, PROPAGATION_BARRIER, GROUP):
                 continue
-            if op.name != "sdy.sharding_group":
+            if kind != GROUP:
                 op.results[0].replace_all_uses_with(op.operands[0])
             op.erase()
 
@@ -160,15 +169,14 @@ def _region_return(ctx: ExplicitReshards, op: ir.Operation,
     parent = op.parent.operation if op.parent is not None else None
     if parent is None:
         return
-    name = parent.name
-    if name in ("stablehlo.while", "stablehlo.case", "stablehlo.if",
-                "sdy.named_computation"):
-        if name == "stablehlo.while" and _region_index(parent, op) == 0:
+    kind = _KIND.get(parent.name)
+    if kind in (LOOP, BRANCHES, NAMED):
+        if kind == LOOP and _region_index(parent, op) == 0:
             ctx.reshard_operand(op, 0, None)  # the predicate whole on every device
             return
         for i in range(len(op.operands)):
             ctx.reshard_to_whole_or(op, i, ctx.state.of(parent.results[i]))
-    elif name == "sdy.manual_computation":
+    elif kind == MANUAL:
         outs = sdy.TensorShardingPerValueAttr(parent.attributes["out_shardings"]).shardings
         manual = manual_axes(parent)
         for i, attr in enumerate(outs):
@@ -213,21 +221,22 @@ def _region_index(parent: ir.Operation, terminator: ir.Operation) -> int:
     return -1
 
 
-# op name -> how ExplicitReshards treats it (other sdy ops are left for later passes;
-# everything else is an op with a rule: ExplicitReshards.compute_op). Plain functions,
-# not closures over the instance: a cycle would keep every value the pass touched alive
-# until the next garbage collection, and later passes walk a slower module meanwhile.
-_STRUCTURAL_HANDLERS = {
-    "func.return": _func_return,
-    "stablehlo.return": _region_return,
-    "sdy.return": _region_return,
-    "sdy.sharding_constraint": _constraint_to_reshard,
-    "sdy.propagation_barrier": _propagation_barrier,
-    "sdy.sharding_group": _sharding_group,
-    "stablehlo.while": _carried,
-    "stablehlo.optimization_barrier": _carried,
-    "sdy.manual_computation": _manual_computation,
-    "func.call": _call,
-    "stablehlo.case": _branch,
-    "stablehlo.if": _branch,
+# Flow.kind -> how ExplicitReshards treats the op (kinds not here: sdy.reshard, left for
+# later passes; sdy.mesh; named computations, inlined before; everything else is an op
+# with a rule: ExplicitReshards.compute_op), and the same by op name for the per-op
+# dispatch. Plain functions, not closures over the instance: a cycle would keep every
+# value the pass touched alive until the next garbage collection, and later passes walk
+# a slower module meanwhile.
+_STRUCTURAL_BY_KIND = {
+    FUNCTION_RETURN: _func_return,
+    REGION_RETURN: _region_return,
+    CONSTRAINT: _constraint_to_reshard,
+    PROPAGATION_BARRIER: _propagation_barrier,
+    GROUP: _sharding_group,
+    LOOP: _carried,
+    CARRY: _carried,
+    MANUAL: _manual_computation,
+    CALL: _call,
+    BRANCHES: _branch,
 }
+_STRUCTURAL_HANDLERS = by_flow_kind(_STRUCTURAL_BY_KIND)

@@ -23,7 +23,8 @@ their sharding. The rest:
 
 One walk over the program: each op's results' shardings and global types are read when
 the walk reaches the op (operands come first; `num_devices` reads ahead when a lowering
-asks early), then the op is lowered.
+asks early), then the op is lowered. What each op needs, it asks the op registry
+(shardpy.ops: `local`, `collective_lowering`, `sharding_attr`, the xla_* traits, Flow).
 
 The module is marked `shardpy.per_device`; `@main` keeps its arguments' and results'
 `sdy.sharding`s (the runtime's contract), other sharding attributes are dropped.
@@ -36,10 +37,11 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.utils import const_i32, filter_signature_attrs, inline_region_before, public_main
 from ..lowering import padding
-from ..ops.registry import LOCAL_OPS, SOURCE_OPS
+from ..ops.entry import INSERT_RESHARDS, TO_LOCAL
+from ..ops.registry import SOURCE_OPS, local_entry, ops_with
 from ..sharding.model import TensorSharding
 from ..sharding.sdy_codec import SHARDING_ATTR
-from ..sharding.state import SINGLE_SHARDING_ATTR, ShardingState
+from ..sharding.state import ShardingState
 from .collectives import COLLECTIVES, CollectiveLowering, first_free_channel
 from .regions import program_ops
 
@@ -192,9 +194,7 @@ class LocalLowering(CollectiveLowering):
             if special and name in COLLECTIVES:
                 self.lower_collective(op, name)
                 continue
-            entry = LOCAL_OPS.get(name)
-            if entry is not None and entry.applies is not None and not entry.applies(op):
-                entry = None
+            entry = local_entry(op, name)
             lower = entry.lower if entry is not None else None
             # Results: shardings and global types read, shrunk here unless the op's
             # lowering does it.
@@ -228,7 +228,7 @@ class LocalLowering(CollectiveLowering):
                     if lower is None and found[0] is not None:
                         result.set_type(found[0])
             if special:
-                if name == "sdy.manual_computation":
+                if name in _INLINED_HERE:
                     manuals.append(op)
                 if name in _INDEXING_OPS:
                     self._shield_from_slice_folding(op)
@@ -364,14 +364,17 @@ class LocalLowering(CollectiveLowering):
 
 # Indexing ops XLA:CPU folds with a dynamic_slice they read (through the ops it moves a
 # dynamic_slice across), dropping the slice's clamp: _shield_from_slice_folding.
-_INDEXING_OPS = frozenset({"stablehlo.gather", "stablehlo.dynamic_slice",
-                           "stablehlo.scatter"})
-_FOLDED_THROUGH = frozenset({"stablehlo.reshape", "stablehlo.transpose",
-                             "stablehlo.broadcast_in_dim", "stablehlo.convert"})
+_INDEXING_OPS = ops_with(lambda e: e.xla_folds_dynamic_slice)
+_FOLDED_THROUGH = ops_with(lambda e: e.xla_moves_dynamic_slice)
 
 # Ops whose results' shardings are not in their sdy.sharding (ShardingState reads them).
-_SHARDED_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | {"sdy.manual_computation"}
-# Ops whose region arguments are program values (their shardings: ShardingState).
-_REGION_ARG_OPS = frozenset({"stablehlo.while", "sdy.manual_computation"})
+_SHARDED_ELSEWHERE = ops_with(lambda e: e.sharding_attr is not None and not e.collective)
+# Ops whose region arguments are program values (their shardings: ShardingState): the
+# region ops that reach this pass (named computations are inlined before).
+_REGION_ARG_OPS = ops_with(lambda e: e.flow is not None and e.flow.operands_to_args
+                           and e.flow.inlined_by != INSERT_RESHARDS)
+# Region ops whose bodies this pass inlines (manual computations: already per-device).
+_INLINED_HERE = ops_with(lambda e: e.flow is not None and e.flow.inlined_by == TO_LOCAL)
 # The ops _lower_func does more for than read, shrink and lower.
-_SPECIAL = frozenset(COLLECTIVES) | _SHARDED_ELSEWHERE | _INDEXING_OPS | _REGION_ARG_OPS
+_SPECIAL = (COLLECTIVES | _SHARDED_ELSEWHERE | _INDEXING_OPS | _REGION_ARG_OPS
+            | _INLINED_HERE)

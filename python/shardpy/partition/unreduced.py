@@ -3,21 +3,20 @@
 Partial sums stay partial through linear ops (add/subtract of equally partial values,
 negate, transpose, reshape, broadcast, float convert, one partial side of a multiply
 or dot, a summing reduce) and are reduced only where a consumer needs the whole value:
-shardpy-insert-reshards asks `carried_unreduced` when it places an op.
+shardpy-insert-reshards asks `carried_unreduced` when it places an op. Which ops are
+linear, and how, it asks the op registry (shardpy.ops: `linear`).
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
 from ..lowering.reducers import reducer_kind
+from ..ops.entry import ALL_OPERANDS, ONE_SIDE, SINGLE_OPERAND
+from ..ops.registry import ops_with
 
-LINEAR_ALL_OPERANDS = frozenset({"stablehlo.add", "stablehlo.subtract",
-                                 "stablehlo.concatenate"})
-LINEAR_SINGLE_OPERAND = frozenset({"stablehlo.negate", "stablehlo.transpose",
-                                   "stablehlo.reshape", "stablehlo.broadcast_in_dim",
-                                   "stablehlo.copy", "stablehlo.reverse", "stablehlo.slice"})
-LINEAR_ONE_SIDE = frozenset({"stablehlo.multiply", "stablehlo.dot_general", "stablehlo.dot",
-                             "stablehlo.convolution"})
+LINEAR_ALL_OPERANDS = ops_with(lambda e: e.linear == ALL_OPERANDS)
+LINEAR_SINGLE_OPERAND = ops_with(lambda e: e.linear == SINGLE_OPERAND)
+LINEAR_ONE_SIDE = ops_with(lambda e: e.linear == ONE_SIDE)
 
 
 def carried_unreduced(op: ir.Operation, current, required):

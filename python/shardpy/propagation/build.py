@@ -7,6 +7,9 @@ constraints, named and manual computations...) only organise data flow and becom
 identity edges between slots, or seed slots with the shardings they fix. Each
 structural op also leaves a write-back action on the graph (write_back.py).
 
+Which ops are structural or constant-like, it asks the op registry (shardpy.ops: the
+entries' Flow.kind, `source`, `constant_shaper`).
+
 While building, the constant-like ops met are classified the way
 prescan.split_constants classifies them, so that the pass can tell from the graph
 whether splitting constants would change anything.
@@ -20,6 +23,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..ir.utils import collect_ops
+from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION_RETURN, GROUP, LOOP,
+                         MANUAL, NAMED, PROPAGATION_BARRIER, REGION_RETURN, RESHARD, SYMBOL)
+from ..ops.registry import by_flow_kind, ops_with
 from ..sharding.factors import Direction
 from ..sharding.op_rule import RULE_ATTR, RuleTable, shape_of
 from ..sharding.sdy_codec import SHARDING_ATTR
@@ -30,19 +36,10 @@ from .speed import _MISSING, _NO_VIEWS
 from .write_back import write_func, write_manual, write_results, write_sharding_attr
 
 
-# Ops that only organise data flow: handled by edges, never by rules.
-STRUCTURAL_OPS = frozenset({
-    "func.func", "func.return", "func.call", "stablehlo.return", "sdy.return",
-    "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier",
-    "sdy.manual_computation", "sdy.named_computation", "sdy.sharding_constraint",
-    "sdy.reshard", "sdy.sharding_group", "sdy.propagation_barrier", "sdy.mesh",
-})
-
 # Ops that only build constant data: each use gets its own copy before propagation, so
 # one constant feeding differently sharded users is not pulled between them.
-CONSTANT_SOURCES = frozenset({"stablehlo.constant", "stablehlo.iota"})
-CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",
-                              "stablehlo.convert", "stablehlo.transpose"})
+CONSTANT_SOURCES = ops_with(lambda e: e.source)
+CONSTANT_SHAPERS = ops_with(lambda e: e.constant_shaper)
 _CONSTANT_NAMES = CONSTANT_SOURCES | CONSTANT_SHAPERS
 
 
@@ -511,23 +508,25 @@ def _build_sdy_collective(g: Graph, op: ir.Operation) -> None:
             _build_block(g, block)
 
 
-_STRUCTURAL: dict[str, Callable[[Graph, ir.Operation], None]] = {
-    "func.return": lambda g, op: None,
-    "stablehlo.return": lambda g, op: None,
-    "sdy.return": lambda g, op: None,
-    "sdy.mesh": lambda g, op: None,
-    "stablehlo.while": _build_while,
-    "stablehlo.case": _build_branches,
-    "stablehlo.if": _build_branches,
-    "stablehlo.optimization_barrier": _build_optimization_barrier,
-    "func.call": _build_call,
-    "sdy.sharding_constraint": _build_constraint,
-    "sdy.reshard": _build_reshard,
-    "sdy.propagation_barrier": _build_barrier,
-    "sdy.sharding_group": _build_group,
-    "sdy.named_computation": _build_named,
-    "sdy.manual_computation": _build_manual,
+# What the graph builder does at each kind of structural op (the registry's Flow.kind;
+# func.func is walked as a function, never dispatched on), and the same by op name for
+# the per-op dispatch.
+_STRUCTURAL_BY_KIND: dict[str, Callable[[Graph, ir.Operation], None]] = {
+    FUNCTION_RETURN: lambda g, op: None,
+    REGION_RETURN: lambda g, op: None,
+    SYMBOL: lambda g, op: None,
+    LOOP: _build_while,
+    BRANCHES: _build_branches,
+    CARRY: _build_optimization_barrier,
+    CALL: _build_call,
+    CONSTRAINT: _build_constraint,
+    RESHARD: _build_reshard,
+    PROPAGATION_BARRIER: _build_barrier,
+    GROUP: _build_group,
+    NAMED: _build_named,
+    MANUAL: _build_manual,
 }
+_STRUCTURAL = by_flow_kind(_STRUCTURAL_BY_KIND)
 
 
 def op_kind(g: Graph, name: str) -> int:

@@ -6,12 +6,14 @@ build one rule per op; most ops of a module repeat a few signatures (name, opera
 result types, attributes), so the rule, its category and the rest are built once per
 signature (a Fragment) and shared by every node of that signature. How long a rule can
 be cached depends on what the rule table's builder for the op looks at (the table's
-`caching`): the categories below.
+`caching`): the categories below. The op priorities are the op registry's traits
+(shardpy.ops: `pass_through`, `forward_only`).
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from ..ops.registry import ops_with
 from ..sharding.factors import Direction
 from ..sharding.op_rule import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
 from .strategies import pass_through_factors
@@ -19,8 +21,8 @@ from .strategies import pass_through_factors
 
 # Op priorities (propagate.Propagator): the ops propagated first, at every level, and
 # the ops that propagate only forwards.
-PASS_THROUGH_OPS = frozenset({"stablehlo.reshape", "stablehlo.transpose"})
-FORWARD_ONLY_OPS = frozenset({"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice"})
+PASS_THROUGH_OPS = ops_with(lambda e: e.pass_through)
+FORWARD_ONLY_OPS = ops_with(lambda e: e.forward_only)
 
 
 # How build._build_block treats an op, by name (build.op_kind).

@@ -1,8 +1,12 @@
 """Unreduced inference after propagation (Shardy's): partial sums stay partial where
-the user asked for a partial value.
+the user asked for a partial value. Which ops carry partial values through, it asks the
+op registry (shardpy.ops: `unreduced_preserving`, `linear`).
 """
 from __future__ import annotations
 
+from ..ops.elementwise import elementwise
+from ..ops.entry import ALL_OPERANDS
+from ..ops.registry import ops_with
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import project
 from ..sharding.model import AxisRef, TensorSharding
@@ -11,10 +15,11 @@ from .graph import Graph, Node, common_mesh
 
 
 # Ops that only move elements: a partial (unreduced) input gives a partial output.
-UNREDUCED_PRESERVING_OPS = frozenset({
-    "stablehlo.transpose", "stablehlo.reshape", "stablehlo.negate", "stablehlo.copy",
-    "sdy.sharding_constraint",
-})
+UNREDUCED_PRESERVING_OPS = ops_with(lambda e: e.unreduced_preserving)
+# Elementwise ops linear in all their operands (add, subtract): a result partial on the
+# axes every operand is partial on. (The registry's ALL_OPERANDS ops but concatenate,
+# which is not elementwise.)
+_SUMMING = ops_with(lambda e: e.linear == ALL_OPERANDS and e.rule is elementwise)
 
 
 def infer_unreduced(g: Graph) -> None:
@@ -65,8 +70,7 @@ def infer_unreduced(g: Graph) -> None:
 def _partial_axes(g: Graph, node: Node) -> set[AxisRef]:
     """Axes along which `node`'s result is left partial by the op itself."""
     operand_shardings = [g.shardings[s] if s >= 0 else None for s in node.operands]
-    if node.name in UNREDUCED_PRESERVING_OPS or node.elementwise and node.name in (
-            "stablehlo.add", "stablehlo.subtract"):
+    if node.name in UNREDUCED_PRESERVING_OPS or node.elementwise and node.name in _SUMMING:
         common = None
         for s in operand_shardings:
             axes = set(s.unreduced) if s is not None else set()

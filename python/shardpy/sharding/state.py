@@ -17,15 +17,17 @@ from jaxlib.mlir.dialects import sdy
 from .sdy_codec import SHARDING_ATTR, ShardingCodec
 from .model import DimSharding, TensorSharding
 
-SINGLE_SHARDING_ATTR = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding"}
-COLLECTIVE_OPS = frozenset({"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
-                            "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
-                            "sdy.replicated_to_unreduced"})
-
-
-# Ops whose results' shardings are not (only) their sdy.sharding attribute.
-_SHARDINGS_ELSEWHERE = frozenset(SINGLE_SHARDING_ATTR) | COLLECTIVE_OPS | {
-    "sdy.manual_computation"}
+# Where Shardy's own ops keep their results' shardings instead of `sdy.sharding` (the
+# docstring's list). A fact of the sdy dialect, like SHARDING_ATTR, and this module sits
+# below the op registry (shardpy.ops), which it cannot ask: so it is defined here, once,
+# and the registry's entries for these ops take their `sharding_attr` (and the sdy
+# collectives' names) from it (ops/structural.py, ops/collectives.py).
+SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
+                   "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter",
+                   "sdy.replicated_to_unreduced")
+RESULT_SHARDING_ATTR = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding",
+                        **dict.fromkeys(SDY_COLLECTIVES, "out_sharding"),
+                        "sdy.manual_computation": "out_shardings"}  # (one per result)
 
 _UNREAD = object()  # not read yet (None means replicated)
 
@@ -90,7 +92,7 @@ class ShardingState:
         """The shardings of `results` (all of `op`'s results) as the IR has them, one
         decoding per distinct attribute. (For ops other than sdy's, the attribute is
         what `set_results` and `write` keep up to date.)"""
-        if (op.name if name is None else name) in _SHARDINGS_ELSEWHERE:
+        if (op.name if name is None else name) in RESULT_SHARDING_ATTR:
             return [self.of(r) for r in results]
         attrs = op.attributes
         if SHARDING_ATTR not in attrs:  # (not try/except: a missing key raises slowly)
@@ -130,14 +132,12 @@ class ShardingState:
 
     def result_sharding(self, op: ir.Operation, index: int) -> TensorSharding | None:
         attrs = op.attributes
-        name = op.name
-        if name in SINGLE_SHARDING_ATTR:
-            return self.codec.decode(attrs[SINGLE_SHARDING_ATTR[name]], op.location)
-        if name in COLLECTIVE_OPS:
-            return self.codec.decode(attrs["out_sharding"], op.location)
-        if name == "sdy.manual_computation":
-            outs = sdy.TensorShardingPerValueAttr(attrs["out_shardings"]).shardings
+        where = RESULT_SHARDING_ATTR.get(op.name)
+        if where == "out_shardings":
+            outs = sdy.TensorShardingPerValueAttr(attrs[where]).shardings
             return self.codec.decode(outs[index], op.location)
+        if where is not None:
+            return self.codec.decode(attrs[where], op.location)
         if SHARDING_ATTR in attrs:
             return self._decode_per_value(attrs[SHARDING_ATTR], op)[index]
         return None
