@@ -1,7 +1,7 @@
 // Found by test/fuzz (issue 6 ops, 10,000-program run, seed 2152: a crash), minimized.
 // Was a crash (segmentation fault in shardpy-to-local): a concatenate of one slice
 // repeated (jnp.concatenate([s, s, s]) of s = x[7:11]) on a sharded dim is lowered as a
-// roll of x (lowering_windowed.lower_concatenate); afterwards it erased each operand's
+// roll of x (lowering/windowed/concatenate.py, lower_concatenate); afterwards it erased each operand's
 // slice op once per use, so the same op three times: use after free. Each slice is
 // erased once now.
 // RUN: shardpy-run %s --check | FileCheck %s

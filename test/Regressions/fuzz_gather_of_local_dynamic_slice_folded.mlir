@@ -8,7 +8,7 @@
 // the neighbouring row's padding (the XLA bug of known issue indexed_dynamic_slices,
 // here on a pair shardpy made). Fixed by an optimization_barrier between an indexing
 // op (gather, dynamic_slice, scatter) and a dynamic_slice it reads through layout ops
-// (local_lowering._shield_from_slice_folding).
+// (partition/to_local.py, _shield_from_slice_folding).
 // RUN: shardpy-opt --shardpy-partition %s | FileCheck %s --check-prefix=IR
 // RUN: shardpy-run %s --check | FileCheck %s
 // IR: %[[ROW:.*]] = stablehlo.dynamic_slice {{.*}} sizes = [2] : (tensor<4xf32>

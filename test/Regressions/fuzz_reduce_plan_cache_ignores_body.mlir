@@ -1,7 +1,7 @@
 // Found by test/fuzz, minimized.
 // Was a bug, fixed in 2e2a98e (wrong result): shardpy- insert-reshards caches its plan
-// per (op name, operand and result types, attributes, shardings) — explicit_reshards
-// `_rule`/`_compute_op` — and a reduce's body and init value are not in the key. The
+// per (op name, operand and result types, attributes, shardings) — then in
+// explicit_reshards `_rule`/`_compute_op`, now partition/plan_cache.py — and a reduce's body and init value are not in the key. The
 // min-reduce below reuses the plan of the add-reduce above it (same types, same
 // `dimensions`): its result is marked unreduced={"x"} and finished with a *sum*
 // all_reduce instead of a min, so the result is off (here 12.9 on a value of 4.3).

@@ -2,7 +2,7 @@
 // Was a bug, fixed in 2e2a98e (invalid IR): a sum over two dims sharded on the sub-axes
 // "x":(1)2 and "x":(2)2 is partial over all of "x". shardpy-insert-reshards marks the
 // result unreduced={"x":(1)2, "x":(2)2}, concatenating the axes of each reduction factor
-// (explicit_reshards `_plan`, `partial += factor_axes[f]`) without merging adjacent
+// (then explicit_reshards `_plan`, now partition/plan_choice.py) without merging adjacent
 // sub-axes, and the verifier rejects it: "'stablehlo.reduce' op result - two consecutive
 // sub-axes can be merged: "x":(1)2, "x":(2)2". Expected: unreduced={"x"}.
 // RUN: shardpy-run %s --check | FileCheck %s

@@ -8,7 +8,7 @@
 // scatter_min(lax.dynamic_slice(x, (0,), (2,)), [[2]], ...) on x = [2, 0, -4, -4] gives
 // [2, -4]). Here the index -6 is out of range everywhere: the result must be the
 // operand unchanged. Fixed by an optimization_barrier on the scatter's operands where
-// the indices are shifted (lowering_indexing.lower_scatter).
+// the indices are shifted (lowering/indexing/scatter.py).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

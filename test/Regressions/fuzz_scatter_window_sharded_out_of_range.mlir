@@ -7,7 +7,7 @@
 // dynamic_slice into the scatter and applies the index to the unsliced array, as in
 // fuzz_scatter_out_of_shard_into_dynamic_slice.mlir. Fixed: the barrier on the
 // scatter's operands is put wherever the operand is sharded, not only where indices
-// are shifted (lowering_indexing.lower_scatter).
+// are shifted (lowering/indexing/scatter.py).
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=IR
 // IR: stablehlo.optimization_barrier
 // IR: "stablehlo.scatter"

@@ -7,7 +7,7 @@
 // its "x":(2)2 onto dim 1, next to "x":(1)2, and left the two halves of "x" unmerged,
 // which fails verification: "two consecutive sub-axes can be merged: "x":(1)2,
 // "x":(2)2". Fixed: insert-reshards merges consecutive sub-axes of a dim
-// (explicit_reshards.plain).
+// (partition/layouts.py, plain).
 // RUN: shardpy-run %s --check | FileCheck %s
 // CHECK: check: PASS
 

@@ -4,7 +4,7 @@
 // result into one dynamic_slice and clamps the summed start against the outer operand
 // only, so the unpartitioned reference is wrong (%7's start must clamp to 2 within the
 // 6 columns of %3). The partitioned program clamps each start explicitly (see
-// lowering_indexing.py) and is right. JAX reproduces it with no shardpy involved:
+// lowering/indexing/) and is right. JAX reproduces it with no shardpy involved:
 //   f = lambda x, s: lax.dynamic_slice(lax.dynamic_slice(x, (0, 0), (1, 6)), (0, s), (1, 4))
 //   jax.jit(f)(jnp.arange(12).reshape(1, 12), 3)   # [[3 4 5 6]], not [[2 3 4 5]]
 // The fuzzer leaves indexed ops of dynamic_slice results out (known_issues:

@@ -1,6 +1,6 @@
 """sdy shardings in a module -> GSPMD annotations (the work behind `shardpy-export-gspmd`).
 
-The inverse of gspmd_import, for tools downstream that still read GSPMD:
+The inverse of import_gspmd, for tools downstream that still read GSPMD:
 
   sdy.sharding on func arguments/results    -> mhlo.sharding
   sdy.sharding on an op                     -> mhlo.sharding (a tuple for several results)

@@ -13,7 +13,7 @@ Each function takes the LocalLowering `lw` and one op whose operands are already
               by value (what chlo.top_k lowers to) keeps equal values in index order: the
               result is exactly the unsplit one. Every element of the global top k is in
               its shard's top k, as fewer than k elements precede it anywhere.
-  reduce      a sum, max, min, ... over sharded dims: lowering_basic.lower_reduce. An
+  reduce      a sum, max, min, ... over sharded dims: basic.lower_reduce. An
               argmax/argmin (reducers.is_select_pair_reduce) over a sharded dim: each
               device reduces its shard (indices are global: the iota operand is offset
               per shard), the per-shard (value, index) pairs are all_gathered along a new

@@ -28,7 +28,7 @@ class LocalOp:
                  op, as the answer depends on its body.
     permutation  may permutation factors (windowed, padded, sliced, reversed dims) stay
                  sharded? Only where the lowering exchanges the data shards need
-                 (halos, lowering/windowed.py over halo.py); else they are kept whole.
+                 (halos, lowering/windowed/ over halo.py); else they are kept whole.
     lower        shardpy-to-local's fix-up for the op (a function (lowering, op)); None:
                  the op is correct on shards as it is, once its result types are shrunk
                  to local shapes. It returns True when it erased the op.

@@ -15,8 +15,8 @@ linalg, collectives, custom_call, sources, structural.
 How is gather partitioned? `family("stablehlo.gather")`, in ops/indexing.py:
 
     OpFamily(("stablehlo.gather",), rule=gather, xla_folds_dynamic_slice=True,
-             local=LocalOp(indexing.gather_combine, False, indexing.lower_gather,
-                           padding=pad.reads_no_padding))
+             local=LocalOp(gather_lowering.gather_combine, False,
+                           gather_lowering.lower_gather, padding=pad.reads_no_padding))
 
   rule     gather (same file): operand, indices and result dims related through the
            dimension numbers; a collapsed (indexed) operand dim is a reduction factor

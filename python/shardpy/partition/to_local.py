@@ -76,7 +76,7 @@ class LocalLowering(CollectiveLowering):
         # sdy.sharding attribute -> per result (sharding, {global type: _Shrunk})
         self._per_attr: dict = {}
         self._pads: dict = {}  # (global type, id(sharding)) -> (sharding, pads a dim)
-        # A reduce's `dimensions` attribute -> its dims (lowering_basic.reduced_axes);
+        # A reduce's `dimensions` attribute -> its dims (lowering.basic.reduced_axes);
         # per lowering, not per process: it holds attributes, and they their context.
         self.reduced_dims: dict[ir.Attribute, tuple[int, ...]] = {}
         self.any_uneven = False  # does any value read so far have padded shards

@@ -7,7 +7,7 @@ propagate_module, step by step:
      callee, and split constants, so every use of a constant expression has its own copy;
   3. build the graph (build.py, graph.py): slots (values that share one sharding) and
      nodes (ops with a sharding rule, identity edges for data flow);
-  4. propagate: a worklist runs `factor_propagation` on nodes until nothing changes,
+  4. propagate: a worklist runs the factor strategies (strategies.py) on nodes until nothing changes,
      level by level of the hierarchy
          user priorities (p0, p1, ...)  >  op priorities (pass-through ops, then all ops
          with pass-through factors, broadcasts only backwards, then everything)  >

@@ -26,7 +26,7 @@ its own operand when that operand is a bitcast of a tensor<1 x L...> argument
 
 Block i of every stacked array belongs to logical device i (partition id i). The host
 splits global inputs into rows with the model's `device_slices` and assembles results
-the same way, so the layout logic lives in one place (`sharding.py`) and is checked on
+the same way, so the layout logic lives in one place (`sharding/model.py`) and is checked on
 every run: replicas that must agree are compared.
 """
 from __future__ import annotations
