@@ -4,14 +4,16 @@ test (test/python/lowering/test_windowed.py) and by hand:
     python test/fuzz/windowed.py --seed 7            # print program 7
     python test/fuzz/windowed.py --seed 7 > p.mlir && shardpy-run p.mlir --check
 
-Ops: pad, slice, reverse, concatenate, reduce_window (pooling windows), its cumulative
-form (jnp.cumsum and friends, both directions), select_and_scatter and convolution.
-The op itself is written by the fuzzer's emitter of that op (generate.FuncBuilder's
-`op_<kind>_random`, ops_issue6.py), so each op has one emitter; this driver only
-chooses what the property test needs around it: a mesh of 8 devices, operand shapes
-whose dims the mesh axes often divide, and random shardings of every argument and
-(half the time) of the result that only put axes where they divide the dim: sharded
-windowed dims are what is being tested.
+Ops: pad, slice, reverse, concatenate (a roll: slices of one array), reduce_window
+(pooling windows), its cumulative form (jnp.cumsum, cumprod and friends, both
+directions), select_and_scatter and convolution. The op itself is written by the
+fuzzer's one emitter of that op (generate.FuncBuilder's `op_<kind>_random`,
+ops_issue6.py) in its richer form (rich=True: what `--enable rich_windowed` draws in
+the fuzzer); this driver only chooses what the property test needs around it: a mesh
+of 8 devices, operand shapes whose dims the mesh axes often divide, and random
+shardings of every argument and (half the time) of the result that only put axes
+where they divide the dim, large dims first: sharded windowed dims are what is being
+tested.
 """
 from __future__ import annotations
 
