@@ -138,6 +138,10 @@ class Features:
     # rng_bit_generator with algorithm THREE_FRY. Off: PHILOX in its place (XLA:CPU takes
     # minutes to compile an argmax of float-converted three-fry bits: known_issues).
     three_fry_bits: bool = True
+    # reduce_window with base dilation and a stride > 1 on a dim it does not dilate. Off:
+    # the base dilation is dropped from such windows (XLA:CPU's YNNPACK reduce-window
+    # fusion computes some of them wrong, the one-device reference too: known_issues).
+    reduce_window_base_dilation: bool = True
     # while/case/if bodies that use values defined outside them (not only block args).
     region_captures: bool = True
     # Dims not divisible by the axes that shard them (e.g. 10 over "x"=4), in shapes and

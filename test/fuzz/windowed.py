@@ -21,6 +21,7 @@ import argparse
 import sys
 
 import generate
+import known_issues
 
 MESHES = ((("x", 2), ("y", 4)), (("x", 8),), (("x", 2), ("y", 2), ("z", 2)),
           (("x", 4), ("y", 2)))
@@ -39,8 +40,9 @@ EMITTERS = {
 }
 OPS = tuple(EMITTERS)
 # Constraints off: the program is the op and its operands (a constraint would reshard
-# the result before the one this driver draws).
-FEATURES = generate.Features().without(["constraints"])
+# the result before the one this driver draws). Known issues off, as in
+# `run_fuzz.py --disable known`.
+FEATURES = generate.Features().without(["constraints", *known_issues.DISABLED])
 
 
 class OneOpMain(generate.FuncBuilder):
