@@ -138,6 +138,10 @@ class Features:
     # rng_bit_generator with algorithm THREE_FRY. Off: PHILOX in its place (XLA:CPU takes
     # minutes to compile an argmax of float-converted three-fry bits: known_issues).
     three_fry_bits: bool = True
+    # reduce_window with base dilation and a stride > 1 on a dim it does not dilate. Off:
+    # the base dilation is dropped from such windows (XLA:CPU's YNNPACK reduce-window
+    # fusion computes some of them wrong, the one-device reference too: known_issues).
+    reduce_window_base_dilation: bool = True
     # while/case/if bodies that use values defined outside them (not only block args).
     region_captures: bool = True
     # Dims not divisible by the axes that shard them (e.g. 10 over "x"=4), in shapes and
@@ -154,6 +158,14 @@ class Features:
     # back at @main's results, calls, callee results, barriers, while/case/if results:
     # second_mesh.py (its own RNG: programs that do not draw it stay the same).
     second_mesh: bool = True
+    # The richer forms of the windowed ops' emitters, drawn half the time (see
+    # FuncBuilder.rich_form): pad with interior 2 and low/high from -3 to 5, slices of
+    # stride 3, rolls (a concatenate of two slices of one value), pooling windows with
+    # strides 3, base dilation and windows of padding only, cumulative products,
+    # padded select_and_scatter with GT/LT selects, convolutions of weight-gradient
+    # shapes and wider windows. Off by default (the programs of every seed stay as they
+    # were); test/fuzz/windowed.py asks for them always.
+    rich_windowed: bool = False
     ops: tuple[str, ...] = tuple(OP_WEIGHTS)
 
     def may_stand_for(self, v: Value, a: Value) -> bool:
@@ -313,6 +325,25 @@ class FuncBuilder(Issue6Ops):
         """A dim the generator may make: any positive one with Features.uneven_dims,
         else 1, 2, 4 or a multiple of 8 (see is_nice)."""
         return n >= 1 if self.gen.features.uneven_dims else is_nice(n)
+
+    def rich_form(self, rich: bool | None) -> bool:
+        """Does a windowed op's emitter draw its richer form? `rich` says so where given
+        (test/fuzz/windowed.py); else half the time with Features.rich_windowed, and
+        without drawing a number when it is off (programs stay as they were)."""
+        if rich is not None:
+            return rich
+        return self.gen.features.rich_windowed and self.rng.random() < 0.5
+
+    def aligned_high(self, out, high: int, step: int = 1) -> int:
+        """Often (rich forms), a larger `high` padding that makes `out(high)` divide by 4
+        or 8, so that the result can be sharded evenly."""
+        if self.rng.random() < 0.3:
+            return high
+        mod = self.rng.choice([4, 8])
+        for extra in range(0, 8 * step + 1):
+            if out(high + extra) > 0 and out(high + extra) % mod == 0:
+                return high + extra
+        return high
 
     # -- values ---------------------------------------------------------------------
     def fresh(self) -> str:
@@ -768,8 +799,12 @@ class FuncBuilder(Issue6Ops):
     def op_constant_random(self):
         return self.op_constant(self.random_shape(), self.rng.choice(["f32", "i32"]))
 
-    def op_concatenate_random(self):
+    def op_concatenate_random(self, rich: bool | None = None):
+        """stablehlo.concatenate of a value and others (new or from the pool) to a nice
+        size; richer form (rich_form): a roll, concat(x[a:], x[:a]) (jnp.roll's form)."""
         rng = self.rng
+        if self.rich_form(rich):
+            return self.roll()
         x = self.pick(lambda v: len(v.shape) >= 1)
         if x is None:
             return None
@@ -803,7 +838,41 @@ class FuncBuilder(Issue6Ops):
         return self.add(Value(ref, tuple(out), x.dtype, max(p.mag for p in parts),
                               all(p.exact for p in parts)))
 
-    def op_slice_random(self):
+    def roll(self):
+        """jnp.roll along one dim: the concatenate of two slices of one value."""
+        rng = self.rng
+        small = self.gen.features.small_permuted_dims
+        def rollable(n):  # (without small_permuted_dims: pieces of multiples of 8)
+            return n >= 2 if small else n >= 16 and n % 8 == 0
+
+        x = self.pick(lambda v: any(rollable(n) for n in v.shape))
+        if x is None:
+            return None
+        d = rng.choice([i for i, n in enumerate(x.shape) if rollable(n)])
+        n = x.shape[d]
+        a = rng.choice([n // 2, n // 4 or 1, rng.randint(1, n - 1)])
+        if not small:
+            a = 8 * rng.randint(1, n // 8 - 1)
+        pieces = []
+        for start, limit in ((a, n), (0, a)):
+            shape = list(x.shape)
+            shape[d] = limit - start
+            spec = ", ".join(f"{start}:{limit}" if i == d else f"0:{k}"
+                             for i, k in enumerate(x.shape))
+            ref = self.fresh()
+            self.emit(f"{ref} = stablehlo.slice {x.ref} [{spec}] : ({x.type}) -> "
+                      f"{ttype(shape, x.dtype)}")
+            pieces.append((ref, ttype(shape, x.dtype)))
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.concatenate {pieces[0][0]}, {pieces[1][0]}, dim = {d} : "
+                  f"({pieces[0][1]}, {pieces[1][1]}) -> {x.type}")
+        self.use(x)
+        self.ops += 3
+        return self.add(Value(ref, x.shape, x.dtype, x.mag, x.exact, x.contracted))
+
+    def op_slice_random(self, rich: bool | None = None):
+        """stablehlo.slice to nice sizes (stride 2 now and then); richer form
+        (rich_form): any start and limit, strides up to 3, counts of 2, 4 or 8 often."""
         rng = self.rng
         x = self.pick(lambda v: any(n >= 2 for n in v.shape))
         if x is None:
@@ -811,10 +880,27 @@ class FuncBuilder(Issue6Ops):
         starts, limits, strides, out = [], [], [], []
         changed = False
         small = self.gen.features.small_permuted_dims
+        rich = self.rich_form(rich)
         for n in x.shape:
             sizes = [k for k in (1, 2, 4, 8, 16, n // 2) if 1 <= k < n and self.nice(k)
                      and (small or k % 8 == 0)]
-            if n >= 2 and sizes and rng.random() < 0.6:
+            if rich and n >= 2 and rng.random() < 0.75:
+                start = rng.randint(0, n - 1)
+                limit = rng.randint(start + 1, n)
+                stride = rng.choice([1, 1, 2, 3])
+                if rng.random() < 0.6:  # a count of elements that shards evenly
+                    count = rng.choice([c for c in (2, 4, 8) if (c - 1) * stride < n] or [1])
+                    start = rng.randint(0, n - 1 - (count - 1) * stride)
+                    limit = start + (count - 1) * stride + 1
+                size = -(-(limit - start) // stride)
+                if self.nice(size) and (small or size % 8 == 0 and n % 8 == 0):
+                    starts.append(start)
+                    limits.append(limit)
+                    strides.append(stride)
+                    out.append(size)
+                    changed = changed or size != n
+                    continue
+            if not rich and n >= 2 and sizes and rng.random() < 0.6:
                 size = rng.choice(sizes)
                 start = rng.randint(0, n - size)
                 stride = 1
@@ -841,16 +927,28 @@ class FuncBuilder(Issue6Ops):
         self.ops += 1
         return self.add(Value(ref, tuple(out), x.dtype, x.mag, x.exact, x.contracted))
 
-    def op_pad_random(self):
+    def op_pad_random(self, rich: bool | None = None):
+        """stablehlo.pad to nice sizes (low/high, negative too; interior 1 now and then);
+        richer form (rich_form): interior up to 2, low/high from -3 to 5, a high padding
+        that makes the size divide by 4 or 8 often."""
         rng = self.rng
         x = self.pick(lambda v: len(v.shape) >= 1)
         if x is None:
             return None
         low, high, interior, out = [], [], [], []
         small = self.gen.features.small_permuted_dims
+        rich = self.rich_form(rich)
         for n in x.shape:
             lo = hi = it = 0
-            if rng.random() < 0.6 and (small or n % 8 == 0):
+            if rich and n >= 1 and rng.random() < 0.75:
+                it = rng.choice([0, 0, 1, 2])
+                base = n + (n - 1) * it
+                lo = rng.randint(-3, 5)
+                hi = self.aligned_high(lambda h: lo + base + h, rng.randint(-3, 5))
+                size = lo + base + hi
+                if size < 1 or not self.nice(size) or not (small or n % 8 == size % 8 == 0):
+                    lo, hi, it = 0, 0, 0
+            elif not rich and rng.random() < 0.6 and (small or n % 8 == 0):
                 it = 1 if rng.random() < 0.15 and n <= 16 else 0
                 base = n + it * max(n - 1, 0)  # an empty dim stays empty inside
                 # A nice result size; low/high (negative: cropping) make up the rest.
@@ -869,7 +967,9 @@ class FuncBuilder(Issue6Ops):
             high.append(hi)
             interior.append(it)
             out.append(size)
-        if tuple(out) == x.shape or math.prod(out) >= MAX_ELEMS:
+        # (A rich pad may keep the size: low -2 and high 2 shift the values.)
+        unchanged = not any(low + high + interior) if rich else tuple(out) == x.shape
+        if unchanged or math.prod(out) >= MAX_ELEMS:
             return None
         pad_value = rng.choice([0.0, 1.0, -2.5]) if x.dtype == "f32" else rng.choice([0, 3])
         c = self.scalar_const(pad_value, x.dtype)
@@ -1013,14 +1113,18 @@ class Generator:
         for v in results:
             shardings.append(self.result_sharding(v))
         main.finish(results, shardings)
-        body = [self.mesh_text(), main.text()] + [c.text() for c in self.callees]
-        size = math.prod(s for _, s in self.mesh)
-        text = (f"// fuzz program, seed {self.seed}\n"
-                f"module @fuzz attributes {{mhlo.num_partitions = {size} : i32, "
-                f"mhlo.num_replicas = 1 : i32}} {{\n" + "\n".join(body) + "\n}\n")
+        text = self.module_text(main, f"fuzz program, seed {self.seed}")
         if self.features.second_mesh:
             text = second_mesh.apply(text, self)
         return Program(self.seed, text, self.mesh, main.ops, self.features)
+
+    def module_text(self, main: FuncBuilder, comment: str) -> str:
+        """The module: `// comment`, the mesh, @main (finished) and the callees."""
+        body = [self.mesh_text(), main.text()] + [c.text() for c in self.callees]
+        size = math.prod(s for _, s in self.mesh)
+        return (f"// {comment}\n"
+                f"module @fuzz attributes {{mhlo.num_partitions = {size} : i32, "
+                f"mhlo.num_replicas = 1 : i32}} {{\n" + "\n".join(body) + "\n}\n")
 
     def pick_results(self, fb: FuncBuilder, limit: int = 4) -> list[Value]:
         ok = (lambda v: True) if (fb.is_main is False or self.features.scalar_results) \

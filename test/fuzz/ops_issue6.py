@@ -42,8 +42,8 @@ def _body(kind: str, dtype: str, names) -> list[str]:
 
 def _identity(kind: str, dtype: str) -> str:
     if dtype == "f32":
-        return {"add": "0.000000e+00", "maximum": infinity(negative=True),
-                "minimum": infinity()}[kind]
+        return {"add": "0.000000e+00", "multiply": "1.000000e+00",
+                "maximum": infinity(negative=True), "minimum": infinity()}[kind]
     return {"add": "0", "maximum": "-2147483648", "minimum": "2147483647"}[kind]
 
 
@@ -418,7 +418,13 @@ class Issue6Ops:
         return self.add(Value(f"{ref}#1", out, "i32", float(x.shape[d]), True))
 
     # -- windows ---------------------------------------------------------------------------
-    def op_reduce_window_random(self):
+    def op_reduce_window_random(self, form: str | None = None, rich: bool | None = None):
+        """lax.reduce_window: a pooling window, or jnp.cumsum's cumulative form; `form`
+        ("pooling" or "cumulative") forces one (test/fuzz/windowed.py), else drawn.
+        Richer form (rich_form): pooling with strides up to 3, base dilation for every
+        reducer and padding up to 2 (windows of padding only give the init: a finite one,
+        as infinities do not compare equal in the checker), cumulative products
+        (jnp.cumprod)."""
         rng = self.rng
         x = self.pick(lambda v: len(v.shape) >= 1)
         if x is None:
@@ -427,16 +433,34 @@ class Issue6Ops:
         kind = rng.choice(["add", "add", "maximum", "minimum"])
         if kind == "add":
             x = self.tame(x)
+        rich = self.rich_form(rich)
         for _ in range(10):
             w, s, pads, base, wdil = [1] * rank, [1] * rank, [[0, 0] for _ in x.shape], \
                 [1] * rank, [1] * rank
-            if rng.random() < 0.4:  # cumsum / cummax (reverse too): jnp.cumsum's form
+            reducer = kind
+            cumulative = rng.random() < 0.4 if form is None else form == "cumulative"
+            if cumulative:  # cumsum / cummax (reverse too): jnp.cumsum's form
                 d = rng.randrange(rank)
                 n = x.shape[d]
                 w[d] = n
                 pads[d] = [n - 1, 0] if rng.random() < 0.7 else [0, n - 1]
                 if n == 0:  # an empty dim: windows of one element (a window is > 0)
                     w[d], pads[d] = 1, [0, 0]
+                if rich and x.dtype == "f32" and rng.random() < 0.25 \
+                        and max(x.mag, 1.0) ** n <= 1e30:
+                    reducer = "multiply"  # jnp.cumprod
+            elif rich:  # pooling, wider
+                for i, n in enumerate(x.shape):
+                    if n == 0 or rng.random() < 0.3:
+                        continue
+                    w[i], s[i] = rng.choice([1, 2, 3]), rng.choice([1, 1, 2, 3])
+                    base[i], wdil[i] = rng.choice([1, 1, 1, 2]), rng.choice([1, 1, 2])
+                    lo, hi = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 1, 2])
+                    hi = self.aligned_high(
+                        lambda h: _window_out(n, w[i], s[i], lo, h, base[i], wdil[i]), hi, s[i])
+                    if _window_out(n, w[i], 1, lo, hi, base[i], wdil[i]) == 0:
+                        w[i], wdil[i] = 1, 1
+                    pads[i] = [lo, hi]
             else:  # pooling
                 for i, n in enumerate(x.shape):
                     if rng.random() < 0.6:
@@ -452,15 +476,29 @@ class Issue6Ops:
                             pads[i] = [lo, rng.randint(0, span - 1)]
                         if n == 0:  # no window of padding only: an empty result dim
                             pads[i] = [0, 0]
+            if not self.gen.features.reduce_window_base_dilation and any(
+                    b > 1 for b in base) and any(k > 1 and b == 1 for k, b in zip(s, base)):
+                base = [1] * rank  # known_issues: XLA:CPU's reduce-window fusion
             out = [_window_out(n, *args) for n, *args in
                    zip(x.shape, w, s, [p[0] for p in pads], [p[1] for p in pads], base, wdil)]
             if all(self.nice(o) or o == n == 0 for o, n in zip(out, x.shape)):
                 break
         else:
             return None
+        init_text = _identity(reducer, x.dtype)
+        mag = x.mag * math.prod(w) if reducer == "add" else x.mag
+        if reducer == "multiply":
+            mag = max(x.mag, 1.0) ** math.prod(w)
+        # Windows of padding (or base dilation holes) only, in the rich form: the init.
+        spans = [(k - 1) * d + 1 for k, d in zip(w, wdil)]
+        if any(lo >= k or hi >= k or b > 1 for (lo, hi), k, b in zip(pads, spans, base)) \
+                and reducer in ("maximum", "minimum"):
+            if x.dtype == "f32":
+                init_text = fmt_float(-1e30 if reducer == "maximum" else 1e30)
+            mag = max(mag, abs(float(init_text)))
         init = self.fresh()
         st = ttype((), x.dtype)
-        self.emit(f"{init} = stablehlo.constant dense<{_identity(kind, x.dtype)}> : {st}")
+        self.emit(f"{init} = stablehlo.constant dense<{init_text}> : {st}")
         ref = self.fresh()
         pad_text = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pads) + "]"
         self.emit(f'{ref} = "stablehlo.reduce_window"({x.ref}, {init}) <{{base_dilations = '
@@ -469,26 +507,32 @@ class Issue6Ops:
                   f'{", ".join(map(str, wdil))}>, window_dimensions = array<i64: '
                   f'{", ".join(map(str, w))}>, window_strides = array<i64: '
                   f'{", ".join(map(str, s))}>}}> ({{')
-        for line in _body(kind, x.dtype, [self.fresh() for _ in range(3)]):
+        for line in _body(reducer, x.dtype, [self.fresh() for _ in range(3)]):
             self.emit("  " + line)
         self.emit(f"}}) : ({x.type}, {st}) -> {ttype(out, x.dtype)}")
         self.use(x)
         self.ops += 1
-        mag = x.mag * math.prod(w) if kind == "add" else x.mag
-        exact = x.exact and (kind != "add" or x.dtype == "i32")
+        exact = x.exact and (reducer in ("maximum", "minimum") or x.dtype == "i32")
         return self.add(Value(ref, tuple(out), x.dtype, mag, exact))
 
-    def op_select_and_scatter_random(self):
-        """The gradient of a max (min) pool: JAX's form (no padding: JAX pads before)."""
+    def op_select_and_scatter_random(self, rich: bool | None = None):
+        """The gradient of a max (min) pool: JAX's form (no padding: JAX pads before).
+        Richer form (rich_form): padding, strides up to 3 (apart from the window's), GT
+        and LT selects (the last maximum of a window, not the first)."""
         rng = self.rng
         x = self.exact_operand()
         if x is None:
             return None
         rank = len(x.shape)
+        rich = self.rich_form(rich)
         for _ in range(10):
-            w = [rng.choice([1, 2, 2, 3]) if n >= 2 else 1 for n in x.shape]
-            s = [rng.choice([1, k, k]) if k > 1 else 1 for k in w]
-            out = [_window_out(n, k, t, 0, 0) for n, k, t in zip(x.shape, w, s)]
+            pads = [(0, 0)] * rank
+            if rich:
+                w, s, pads = self._padded_windows(x.shape)
+            else:
+                w = [rng.choice([1, 2, 2, 3]) if n >= 2 else 1 for n in x.shape]
+                s = [rng.choice([1, k, k]) if k > 1 else 1 for k in w]
+            out = [_window_out(n, k, t, lo, hi) for n, k, t, (lo, hi) in zip(x.shape, w, s, pads)]
             if all(self.nice(o) or o == n == 0 for o, n in zip(out, x.shape)) \
                     and w != [1] * rank:
                 break
@@ -498,12 +542,14 @@ class Issue6Ops:
         init = self.fresh()
         st = ttype((), x.dtype)
         self.emit(f"{init} = stablehlo.constant dense<{_identity('add', x.dtype)}> : {st}")
-        direction = rng.choice(["GE", "GE", "LE"])
+        direction = rng.choice(["GE", "GE", "GT", "LE", "LT"] if rich else ["GE", "GE", "LE"])
+        pad_text = "dense<0>" if not any(map(any, pads)) else \
+            "dense<[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pads) + "]>"
         kind = "FLOAT" if x.dtype == "f32" else "SIGNED"
         a, b, p = self.fresh(), self.fresh(), self.fresh()
         ref = self.fresh()
         self.emit(f'{ref} = "stablehlo.select_and_scatter"({x.ref}, {src.ref}, {init}) '
-                  f'<{{padding = dense<0> : tensor<{rank}x2xi64>, window_dimensions = '
+                  f'<{{padding = {pad_text} : tensor<{rank}x2xi64>, window_dimensions = '
                   f'array<i64: {", ".join(map(str, w))}>, window_strides = array<i64: '
                   f'{", ".join(map(str, s))}>}}> ({{')
         self.emit(f"  ^bb0({a}: {st}, {b}: {st}):")
@@ -520,32 +566,36 @@ class Issue6Ops:
         exact = src.exact and (x.dtype == "i32" or overlap == 1)
         return self.add(Value(ref, x.shape, x.dtype, src.mag * overlap, exact))
 
-    def op_convolution_random(self):
+    def _padded_windows(self, shape):
+        """(windows, strides, padding) of a rich select_and_scatter: windows of 2-3,
+        strides 1-3, padding up to 1 on the low and the high side."""
+        rng = self.rng
+        w, s, pads = [], [], []
+        for n in shape:
+            k, t, lo, hi = 1, 1, 0, 0
+            if n >= 1 and rng.random() >= 0.3:
+                k, t = rng.choice([2, 3]), rng.choice([1, 2, 2, 3])
+                lo, hi = rng.choice([0, 0, 0, 1]), rng.choice([0, 0, 1])
+                hi = self.aligned_high(lambda h: _window_out(n, k, t, lo, h), hi, t)
+                if lo + n + hi < k:
+                    k, t, lo, hi = 1, 1, 0, 0
+            w.append(k), s.append(t), pads.append((lo, hi))
+        return w, s, pads
+
+    def op_convolution_random(self, rich: bool | None = None):
+        """lax.conv_general_dilated: 1-2 spatial dims in random layouts, strides, padding,
+        dilations, feature and batch groups. Richer form (rich_form): a quarter of them
+        in the shapes of a weight gradient (a kernel of nearly the input's size), else
+        kernels up to 5, padding up to 2, lhs dilation more often, groups of 4."""
         rng = self.rng
         ns = rng.choice([1, 2])
-        for _ in range(10):
-            batch = rng.choice([1, 2, 4, 8])
-            cin = rng.choice([1, 2, 4, 8])
-            cout = rng.choice([1, 2, 4, 8])
-            spatial = [rng.choice([4, 8, 16] if ns == 2 else [4, 8, 16, 32]) for _ in range(ns)]
-            fgc = rng.choice([g for g in sorted({1, 2, cin}) if cin % g == 0 and cout % g == 0])
-            bgc = 1
-            if fgc == 1 and rng.random() < 0.15 and batch % 2 == 0 and cout % 2 == 0:
-                bgc = 2
-            k = [rng.choice([1, 2, 3]) for _ in range(ns)]
-            stride = [rng.choice([1, 1, 2]) for _ in range(ns)]
-            rdil = [2 if rng.random() < 0.15 else 1 for _ in range(ns)]
-            ldil = [2 if rng.random() < 0.05 else 1 for _ in range(ns)]
-            pads = []
-            for j in range(ns):
-                span = (k[j] - 1) * rdil[j] + 1
-                pads.append([rng.randint(0, span - 1), rng.randint(0, span - 1)])
-            out_sp = [_window_out(n, kk, st, lo, hi, ld, rd) for n, kk, st, (lo, hi), ld, rd in
-                      zip(spatial, k, stride, pads, ldil, rdil)]
-            if all(self.nice(o) for o in out_sp):
-                break
+        if self.rich_form(rich):
+            drawn = self._rich_convolution(ns)
         else:
+            drawn = self._convolution(ns)
+        if drawn is None:
             return None
+        batch, cin, cout, spatial, fgc, bgc, k, stride, rdil, ldil, pads, out_sp = drawn
         sp = [str(j) for j in range(ns)]
         lhs_layout = rng.choice([["b", *sp, "f"], ["b", "f", *sp]])
         rhs_layout = rng.choice([[*sp, "i", "o"], ["o", "i", *sp]])
@@ -576,6 +626,70 @@ class Issue6Ops:
         self.ops += 1
         mag = lhs.mag * rhs.mag * (cin // fgc) * math.prod(k)
         return self.add(Value(ref, oshape, "f32", mag, False))
+
+    def _convolution(self, ns: int):
+        """(batch, cin, cout, spatial sizes, feature groups, batch groups, kernel,
+        strides, rhs and lhs dilations, padding, output sizes) of a convolution, or
+        None when ten draws gave no nice output."""
+        rng = self.rng
+        for _ in range(10):
+            batch = rng.choice([1, 2, 4, 8])
+            cin = rng.choice([1, 2, 4, 8])
+            cout = rng.choice([1, 2, 4, 8])
+            spatial = [rng.choice([4, 8, 16] if ns == 2 else [4, 8, 16, 32]) for _ in range(ns)]
+            fgc = rng.choice([g for g in sorted({1, 2, cin}) if cin % g == 0 and cout % g == 0])
+            bgc = 1
+            if fgc == 1 and rng.random() < 0.15 and batch % 2 == 0 and cout % 2 == 0:
+                bgc = 2
+            k = [rng.choice([1, 2, 3]) for _ in range(ns)]
+            stride = [rng.choice([1, 1, 2]) for _ in range(ns)]
+            rdil = [2 if rng.random() < 0.15 else 1 for _ in range(ns)]
+            ldil = [2 if rng.random() < 0.05 else 1 for _ in range(ns)]
+            pads = []
+            for j in range(ns):
+                span = (k[j] - 1) * rdil[j] + 1
+                pads.append([rng.randint(0, span - 1), rng.randint(0, span - 1)])
+            out_sp = [_window_out(n, kk, st, lo, hi, ld, rd) for n, kk, st, (lo, hi), ld, rd in
+                      zip(spatial, k, stride, pads, ldil, rdil)]
+            if all(self.nice(o) for o in out_sp):
+                return batch, cin, cout, spatial, fgc, bgc, k, stride, rdil, ldil, pads, out_sp
+        return None
+
+    def _rich_convolution(self, ns: int):
+        """_convolution's numbers in the rich form (test/fuzz/windowed.py's shapes)."""
+        rng = self.rng
+        for _ in range(10):
+            weight_grad = rng.random() < 0.25
+            batch, cin, cout = (rng.choice([2, 4, 8]) for _ in range(3))
+            fgc = bgc = 1
+            kind = rng.random()
+            if kind < 0.2 and not weight_grad:
+                fgc = rng.choice([g for g in (2, 4) if cin % g == 0])
+                cout = fgc * rng.choice([1, 2])
+            elif kind < 0.3 and not weight_grad:
+                bgc = rng.choice([2, 4])
+                batch = bgc * rng.choice([1, 2])
+                cout = bgc * rng.choice([1, 2])
+            spatial, k, stride, pads, ldil, rdil, out_sp = [], [], [], [], [], [], []
+            for _ in range(ns):
+                n = rng.choice([8, 8, 16, 12, 4])
+                if weight_grad:  # the kernel is (nearly) the input: dW = conv(x, dy)
+                    kk = rng.choice([n, n - 1, n // 2])
+                    st, lo, hi, ld, rd = 1, rng.choice([0, 1]), rng.choice([0, 1]), 1, 1
+                else:
+                    kk, st = rng.choice([1, 2, 3, 3, 5]), rng.choice([1, 1, 2])
+                    lo, hi = rng.choice([0, 1, 2]), rng.choice([0, 1, 2])
+                    ld, rd = rng.choice([1, 1, 1, 2]), rng.choice([1, 1, 2])
+                    hi = self.aligned_high(
+                        lambda h: _window_out(n, kk, st, lo, h, ld, rd), hi, st)
+                if _window_out(n, kk, 1, lo, hi, ld, rd) == 0:
+                    kk, rd = 1, 1
+                spatial.append(n), k.append(kk), stride.append(st), pads.append([lo, hi])
+                ldil.append(ld), rdil.append(rd)
+                out_sp.append(_window_out(n, kk, st, lo, hi, ld, rd))
+            if all(self.nice(o) for o in out_sp):
+                return batch, cin, cout, spatial, fgc, bgc, k, stride, rdil, ldil, pads, out_sp
+        return None
 
     def op_reverse_random(self):
         x = self.pick(lambda v: len(v.shape) >= 1)
