@@ -29,7 +29,10 @@ SUM_REDUCERS = frozenset({"stablehlo.add"})
 SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
                                      "stablehlo.multiply", "stablehlo.and",
                                      "stablehlo.or"})
-SCATTER_REDUCERS = SUM_REDUCERS | SELF_COMBINING_REDUCERS
+# Reducers whose results over parts combine with the reducer itself (reduce, scans,
+# scatter and select_and_scatter bodies split across shards).
+COMBINABLE_REDUCERS = SUM_REDUCERS | SELF_COMBINING_REDUCERS
+SCATTER_REDUCERS = COMBINABLE_REDUCERS
 # Reducers for which counting the operand's initial value more than once is harmless.
 IDEMPOTENT_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.or",
                                  "stablehlo.and"})

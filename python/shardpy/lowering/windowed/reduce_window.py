@@ -11,7 +11,8 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..halo import Exchanger, scalar_constant, sliding_window
-from ..reducers import body_reducer, identity_value, is_identity_init, reducer_op
+from ..reducers import (COMBINABLE_REDUCERS, body_reducer, identity_value, is_identity_init,
+                        reducer_op)
 from ...ir.utils import after, reducer_region
 from ...sharding.model import TensorSharding
 from ...sharding.op_rule import FactorKind
@@ -43,8 +44,7 @@ def _scan_reducer(op) -> str | None:
     if len(op.operands) != 2:
         return None
     name = body_reducer(op.regions[0])
-    if name not in ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                    "stablehlo.minimum", "stablehlo.and", "stablehlo.or"):
+    if name not in COMBINABLE_REDUCERS:
         return None
     return name if is_identity_init(op.operands[1], name) else None
 

@@ -8,7 +8,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..halo import Exchanger, Window, scalar_constant
-from ..reducers import body_reducer, identity_value
+from ..reducers import COMBINABLE_REDUCERS, body_reducer, identity_value
 from ...ir.utils import after, const_i32
 from .common import (Analysis, Halo, per_shard, shape_of, lowered, ints, padding_of,
                      padding_attr, same_axes, cost_from, apply_halos, cannot_lower)
@@ -85,8 +85,7 @@ def _analyse_select_and_scatter(op, operands, results) -> Analysis | None:
 
 def _scatter_identity(op):
     name = body_reducer(op.regions[1])
-    if name not in ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                    "stablehlo.minimum", "stablehlo.and", "stablehlo.or"):
+    if name not in COMBINABLE_REDUCERS:
         return None
     return name
 
