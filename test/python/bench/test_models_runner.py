@@ -1,0 +1,42 @@
+"""bench/models/run.py (the real-model benchmark of issue 14) runs end to end on its
+smallest program, the flax.nnx MLP train step, under both jits (no timing asserted).
+Needs the `bench` extra (flax, optax), which CI does not install."""
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+PROGRAM = "mlp_dp_tp_mesh2x4"
+
+
+def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
+    out = tmp_path / "models.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "models" / "run.py"), "--programs", PROGRAM,
+         "--runs", "2", "--in-process", "--json", str(out)],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line for line in proc.stdout.splitlines() if line.startswith(f"| {PROGRAM} |")]
+    assert len(rows) == 1, proc.stdout
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert cells[2].startswith("match"), rows[0]
+    assert "Geometric mean of the step-time ratios" in proc.stdout
+
+    row, = json.loads(out.read_text())["programs"]
+    assert row["outputs"]["status"] == "match" and row["outputs"]["leaves"] > 1
+    for side in ("jax", "shardpy"):
+        measured = row[side]
+        assert measured["status"] == "ok", measured
+        assert len(measured["times_ms"]) == 2 and measured["first_call_s"] > 0
+        assert measured["fed_back_args"] == 2  # (params, opt_state) come back
+        assert measured["peak_memory"] > 0
+        # DP x TP: the data-parallel gradient sums, at least
+        assert measured["collectives"].get("all_reduce", {}).get("count", 0) >= 1
