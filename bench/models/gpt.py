@@ -22,18 +22,13 @@ from flax import nnx
 from jax.sharding import PartitionSpec as P
 
 from .common import ModelProgram
-from .train import annotated_specs, build_train, fsdp_specs, lm_batch, lm_loss
+from .train import LMSizes, annotated_specs, build_train, fsdp_specs, lm_batch, lm_loss
 
 
 @dataclass(frozen=True)
-class Config:
-    vocab: int = 512
-    seq: int = 64
-    d_model: int = 128
+class Config(LMSizes):
     heads: int = 4
     mlp: int = 512
-    layers: int = 2
-    batch: int = 16
     tp: str | None = None  # the mesh axis of tensor parallelism, None for none
 
 

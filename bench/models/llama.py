@@ -21,20 +21,15 @@ from flax import nnx
 from jax.sharding import PartitionSpec as P
 
 from .common import ModelProgram
-from .train import annotated_specs, build_train, lm_batch, lm_loss
+from .train import LMSizes, annotated_specs, build_train, lm_batch, lm_loss
 
 
 @dataclass(frozen=True)
-class Config:
-    vocab: int = 512
-    seq: int = 64
-    d_model: int = 128
+class Config(LMSizes):
     heads: int = 8
     kv_heads: int = 4
     head_dim: int = 16
     hidden: int = 384
-    layers: int = 2
-    batch: int = 16
     rope_theta: float = 10000.0
 
 

@@ -11,12 +11,23 @@ the optax update. Nothing here is jitted: the runner jits the step.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import jax
 import optax
 from flax import nnx
 from jax.sharding import NamedSharding, PartitionSpec as P
+
+
+@dataclass(frozen=True)
+class LMSizes:
+    """The sizes every language model of the benchmark has (small: a CPU step of ~5-200 ms)."""
+    vocab: int = 512
+    seq: int = 64
+    d_model: int = 128
+    layers: int = 2
+    batch: int = 16
 
 
 def optimizer(learning_rate: float = 3e-4, weight_decay: float = 0.1) -> optax.GradientTransformation:
