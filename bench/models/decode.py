@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-from .common import ModelProgram
+from common import ModelProgram
 
 VOCAB, D, HEADS, KV_HEADS, HEAD_DIM, FF, LAYERS = 512, 256, 8, 4, 32, 1024, 2
 BATCH, PROMPT, GENERATE = 8, 16, 32

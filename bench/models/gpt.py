@@ -21,8 +21,8 @@ import jax.numpy as jnp
 from flax import nnx
 from jax.sharding import PartitionSpec as P
 
-from .common import ModelProgram
-from .train import LMSizes, annotated_specs, build_train, fsdp_specs, lm_batch, lm_loss
+from common import ModelProgram
+from train import LMSizes, annotated_specs, build_train, fsdp_specs, lm_batch, lm_loss
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-from .common import ModelProgram
+from common import ModelProgram
 
 VOCAB, D, HEADS, LAYERS, EXPERTS, HIDDEN = 512, 128, 4, 2, 8, 256
 BATCH, SEQ = 8, 32

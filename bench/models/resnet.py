@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-from .common import ModelProgram
+from common import ModelProgram
 
 BATCH, SIZE, CHANNELS, CLASSES = 16, 32, 3, 10
 

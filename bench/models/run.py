@@ -535,7 +535,9 @@ def main(argv=None) -> int:
     if args.list:
         for name, (module_file, program) in programs.items():
             print(f"{name}  ({module_file}, mesh {program.mesh_shape}) {program.description}")
-        return 0
+        for module_file, error in broken.items():
+            print(f"{module_file}: not importable: {error}")
+        return 1 if broken else 0
     if args.runs < MIN_RUNS:
         print(f"run.py: note: --runs {args.runs} is under the benchmark's {MIN_RUNS}",
               file=sys.stderr)
