@@ -222,13 +222,16 @@ def _first_line(err: BaseException) -> str:
 
 
 def _fresh(args, donate) -> tuple:
-    """`args` with the donated ones copied to new buffers on the same shardings."""
+    """`args` with the donated ones copied to new buffers on the same shardings
+    (committed or not, like the originals)."""
     import jax
     import numpy as np
 
     def copy(x):
         if isinstance(x, jax.Array):
-            return jax.device_put(np.asarray(x), x.sharding)
+            # An uncommitted array (e.g. optax's step count made outside any jit) stays
+            # uncommitted: jit may place it with the others, as it did the original.
+            return jax.device_put(np.asarray(x), x.sharding if x.committed else None)
         return x
 
     return tuple(jax.tree.map(copy, a) if i in donate else a for i, a in enumerate(args))
