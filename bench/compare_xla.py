@@ -16,11 +16,12 @@ Each program (bench/xla_programs.py) is lowered once by JAX 0.10.2 with
            `lowered.compile()`.
 
 One table: collectives by kind on each side, cost-weighted bytes per device (shardpy's
-cost model, python/shardpy/runtime/stats.py; XLA's collectives read from its optimized HLO by
-bench/hlo_collectives.py), XLA's per-device peak memory for each executable, and the
-median step time over --repeat runs (the two sides alternate, inputs resident, through
-the same PjRt call), with shardpy/XLA ratios; the outputs of the two are compared with
-shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`, rtol 1e-4, atol 1e-5).
+cost model, python/shardpy/sharding/collective_time.py; XLA's collectives read from its
+optimized HLO by bench/hlo_collectives.py), XLA's per-device peak memory for each
+executable, and the median step time over --repeat runs (the two sides alternate, inputs
+resident, through the same PjRt call), with shardpy/XLA ratios; the outputs of the two
+are compared with shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`,
+rtol 1e-4, atol 1e-5).
 
 Flags: a tensor shardpy gathers whole (an `sdy.all_gather` whose result is fully
 replicated, read before `shardpy-to-local`) with no XLA all-gather/all-reduce producing
@@ -521,7 +522,8 @@ def render(rows: list[dict], summary: dict, header: dict) -> str:
               "CP collective-permute, CB collective-broadcast; static counts, shardpy's in its "
               "per-device module (then, where XLA's optimizer changed them, in the executable "
               "XLA compiled from it), XLA's in its optimized HLO. Bytes: cost-"
-              "weighted bytes each device sends (python/shardpy/runtime/stats.py). Peak memory: XLA's "
+              "weighted bytes each device sends (python/shardpy/sharding/collective_time.py). Peak "
+              "memory: XLA's "
               "memory_analysis() of each per-device executable, bytes. Ratios: shardpy / XLA.",
               ""]
     t = summary

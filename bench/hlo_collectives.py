@@ -15,7 +15,7 @@ attributes, so this reader parses two things out of one instruction's own text
     the named axes' sizes, `'a':(k)m` sub-axes count m), `{}` (every partition).
 
 Nothing else is parsed. Cost model (bytes each device sends; S per device, n = group
-size), the same as python/shardpy/runtime/stats.py, with S taken from the operands:
+size), python/shardpy/sharding/collective_time.py's, with S taken from the operands:
     all-reduce 2(n-1)/n*S        S = operands
     all-gather (n-1)/n*S         S = the gathered result = n * operands
     reduce-scatter, all-to-all (n-1)/n*S   S = operands
@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from shardpy.runtime.stats import collective_cost_bytes
+from shardpy.sharding.collective_time import collective_cost_bytes
 
 # HloOpcode name -> the kind shardpy.runtime.stats uses
 OPCODES = {

@@ -458,7 +458,7 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         "lays out its inputs and runs its per-device module in a shard_map); AR "
         "all-reduce, AG all-gather, RS reduce-scatter, A2A all-to-all, CP "
         "collective-permute; bytes: cost-weighted bytes each device sends "
-        "(python/shardpy/runtime/stats.py).",
+        "(python/shardpy/sharding/collective_time.py).",
         "Peak MiB: per device, from XLA's memory_analysis() of that executable: argument + "
         "output + temp - alias (the JSON also has XLA's peak_memory_in_bytes, which on CPU "
         "came out below argument + temp on mlp_dp_tp_mesh2x4).",

@@ -1,14 +1,6 @@
-"""IR statistics: op counts and collectives with their cost in bytes per device.
-
-Cost model (bytes each device sends, S = bytes of the full per-device buffer the
-collective is defined over, n = replica group size):
-    all_reduce          2(n-1)/n * S   (S = operand)
-    all_gather          (n-1)/n * S    (S = result, the gathered buffer)
-    reduce_scatter      (n-1)/n * S    (S = operand)
-    all_to_all          (n-1)/n * S    (S = operand)
-    collective_permute  S              (S = operand)
-    collective_broadcast S             (S = operand)
-Counts are static: a collective inside a loop body counts once.
+"""IR statistics: op counts and collectives with their cost in bytes per device
+(bytes each device sends: the cost model of shardpy.sharding.collective_time,
+`collective_cost_bytes`). Counts are static: a collective inside a loop body counts once.
 """
 from __future__ import annotations
 
@@ -20,6 +12,7 @@ from jaxlib.mlir import ir
 
 from ..ir.types import element_bytes, tensor_bytes  # noqa: F401  (re-exported)
 from ..ir.utils import collect_ops
+from ..sharding.collective_time import collective_cost_bytes
 
 COLLECTIVES = {
     "stablehlo.all_reduce": "all_reduce",
@@ -43,23 +36,6 @@ def _group_size(op: ir.Operation) -> int:
     groups = ir.DenseIntElementsAttr(op.attributes["replica_groups"])
     shape = ir.ShapedType(groups.type).shape
     return shape[1] if len(shape) == 2 else 0
-
-
-def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
-                          result_bytes: float) -> float:
-    """The cost model above for one collective of `kind` (without the "stablehlo."
-    prefix): bytes each device sends. Shared with readers of other IR (XLA's HLO in
-    bench/hlo_collectives.py) so that both sides of a comparison are costed alike."""
-    if kind in ("collective_permute", "collective_broadcast"):
-        return float(operand_bytes)
-    n = group_size
-    if n <= 1:
-        return 0.0
-    if kind == "all_reduce":
-        return 2 * (n - 1) / n * operand_bytes
-    if kind == "all_gather":
-        return (n - 1) / n * result_bytes
-    return (n - 1) / n * operand_bytes
 
 
 def collective_cost(op: ir.Operation) -> float:

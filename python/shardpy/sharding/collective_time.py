@@ -1,0 +1,259 @@
+"""What a collective costs: bytes each device sends, and the time that takes.
+
+Bytes (`collective_cost_bytes`; S = bytes of the full per-device buffer the collective
+is defined over, n = replica group size):
+    all_reduce          2(n-1)/n * S   (S = operand)
+    all_gather          (n-1)/n * S    (S = result, the gathered buffer)
+    reduce_scatter      (n-1)/n * S    (S = operand)
+    all_to_all          (n-1)/n * S    (S = operand)
+    collective_permute  S              (S = operand)
+    collective_broadcast S             (S = operand)
+These are the cost-weighted bytes of shardpy.runtime.stats (IR statistics) and of
+bench/hlo_collectives.py (XLA's HLO), so both sides of a comparison are costed alike.
+
+Time (`CollectiveTimeModel.time`): per collective kind and group size,
+    time = latency + bytes / bandwidth        (bytes: the cost-weighted bytes above)
+with latency (s) and bandwidth (cost-weighted bytes/s) calibrated on the platform by
+`python bench/calibrate_collectives.py`, which times each kind at a range of sizes and
+fits the two constants by least squares (`fit_latency_bandwidth`). A group size that was
+not measured takes latency and seconds-per-byte interpolated linearly in log2(group
+size) between the measured ones around it, or those of the nearest measured size
+outside their range. A group of one device costs nothing.
+
+Profiles are JSON files, one per platform; `profiles/<platform>.json` ships with
+shardpy where one was measured, and `load_profile` picks it (an explicit path, or the
+SHARDPY_COST_PROFILE environment variable, overrides). Schema (version 1):
+
+    {
+      "schema": 1,
+      "platform": "cpu",                       # jax platform: cpu, gpu, tpu
+      "device_kind": "cpu",                    # jax.devices()[0].device_kind
+      "device_count": 8,                       # devices of the mesh measured on
+      "jax_version": "0.10.2",
+      "date": "2025-01-31T12:00:00Z",          # when measured (UTC)
+      "machine": "...",                        # the host: CPU model, cores, OS
+      "command": "bench/calibrate_collectives.py --platform cpu",
+      "collectives": {                         # kind -> group size -> fit
+        "all_gather": {
+          "2": {"latency_s": 2.1e-05,          # time at 0 bytes
+                "bandwidth_bytes_per_s": 3.2e9,  # cost-weighted bytes per second
+                "max_rel_residual": 0.12,      # max |fit - measured| / measured
+                "points": [[bytes, seconds], ...]},  # the medians fitted
+          ...},
+        ...}                                   # all_reduce, reduce_scatter,
+    }                                          # all_to_all, collective_permute
+
+May import: shardpy.ir (this module needs nothing but numpy).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..ir.diagnostics import ShardpyError
+
+KINDS = ("all_gather", "all_reduce", "reduce_scatter", "all_to_all", "collective_permute")
+PLATFORMS = ("cpu", "gpu", "tpu")
+SCHEMA = 1
+PROFILE_ENV = "SHARDPY_COST_PROFILE"
+PROFILES_DIR = Path(__file__).resolve().parent / "profiles"
+CALIBRATE_COMMAND = "python bench/calibrate_collectives.py"
+
+
+def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
+                          result_bytes: float) -> float:
+    """The cost model above for one collective of `kind` (without the "stablehlo."
+    prefix): bytes each device sends."""
+    if kind in ("collective_permute", "collective_broadcast"):
+        return float(operand_bytes)
+    n = group_size
+    if n <= 1:
+        return 0.0
+    if kind == "all_reduce":
+        return 2 * (n - 1) / n * operand_bytes
+    if kind == "all_gather":
+        return (n - 1) / n * result_bytes
+    return (n - 1) / n * operand_bytes
+
+
+@dataclass(frozen=True)
+class CollectiveFit:
+    """time = latency_s + bytes / bandwidth for one (kind, group size)."""
+    latency_s: float
+    bandwidth_bytes_per_s: float
+    max_rel_residual: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()  # (cost-weighted bytes, seconds)
+
+    def time(self, bytes_per_device: float) -> float:
+        return self.latency_s + bytes_per_device / self.bandwidth_bytes_per_s
+
+
+def fit_latency_bandwidth(points) -> CollectiveFit:
+    """Least squares fit of seconds = latency + bytes / bandwidth to (bytes, seconds)
+    points. Each row is weighted by 1/seconds, so the fit minimizes relative error and
+    the small sizes (which fix the latency) count as much as the large ones (which fix
+    the bandwidth). A negative latency (noise at small sizes) is clamped to 0 and the
+    slope refitted alone."""
+    pts = [(float(b), float(t)) for b, t in points]
+    if len({b for b, _ in pts}) < 2 or any(t <= 0 for _, t in pts):
+        raise ShardpyError("a latency/bandwidth fit needs positive times at two or more "
+                           f"sizes, got {pts}")
+    nbytes = np.array([b for b, _ in pts])
+    secs = np.array([t for _, t in pts])
+    weight = 1.0 / secs
+    design = np.stack([np.ones_like(nbytes), nbytes], axis=1) * weight[:, None]
+    (latency, per_byte), *_ = np.linalg.lstsq(design, secs * weight, rcond=None)
+    if latency < 0:
+        latency = 0.0
+        per_byte = float(np.sum(nbytes * weight * weight * secs)
+                         / np.sum((nbytes * weight) ** 2))
+    if per_byte <= 0:
+        raise ShardpyError("time does not grow with bytes in the points fitted "
+                           f"(slope {per_byte:.3g} s/byte): {pts}")
+    fitted = latency + per_byte * nbytes
+    residual = float(np.max(np.abs(fitted - secs) / secs))
+    return CollectiveFit(float(latency), float(1.0 / per_byte), residual, tuple(pts))
+
+
+@dataclass
+class CollectiveTimeModel:
+    """Per kind and measured group size, a `CollectiveFit`; see the module docstring."""
+    fits: dict[str, dict[int, CollectiveFit]]
+    platform: str = ""
+    device_kind: str = ""
+    device_count: int = 0
+    jax_version: str = ""
+    date: str = ""
+    machine: str = ""
+    command: str = ""
+    source: str = field(default="", compare=False)  # the file it was read from
+
+    def _parameters(self, kind: str, group_size: int) -> tuple[float, float]:
+        """(latency s, seconds per byte) of `kind` at `group_size`, interpolated."""
+        by_size = self.fits.get(kind)
+        if not by_size:
+            raise ShardpyError(f"collective time profile {self.source or '(in memory)'} "
+                               f"has no fit for {kind!r} (it has: "
+                               f"{', '.join(sorted(self.fits)) or 'none'})")
+        if group_size in by_size:
+            fit = by_size[group_size]
+            return fit.latency_s, 1.0 / fit.bandwidth_bytes_per_s
+        sizes = sorted(by_size)
+        below = [n for n in sizes if n < group_size]
+        above = [n for n in sizes if n > group_size]
+        if not below or not above:
+            fit = by_size[above[0] if not below else below[-1]]
+            return fit.latency_s, 1.0 / fit.bandwidth_bytes_per_s
+        lo, hi = by_size[below[-1]], by_size[above[0]]
+        w = ((math.log2(group_size) - math.log2(below[-1]))
+             / (math.log2(above[0]) - math.log2(below[-1])))
+        return ((1 - w) * lo.latency_s + w * hi.latency_s,
+                (1 - w) / lo.bandwidth_bytes_per_s + w / hi.bandwidth_bytes_per_s)
+
+    def time(self, kind: str, group_size: int, bytes_per_device: float) -> float:
+        """Seconds for one collective of `kind` over groups of `group_size` devices
+        moving `bytes_per_device` cost-weighted bytes (`collective_cost_bytes`)."""
+        if kind not in KINDS:
+            raise ShardpyError(f"unknown collective kind {kind!r} (known: {', '.join(KINDS)})")
+        if group_size <= 1:
+            return 0.0
+        latency, per_byte = self._parameters(kind, group_size)
+        return latency + bytes_per_device * per_byte
+
+    def collective_time(self, kind: str, group_size: int, operand_bytes: float,
+                        result_bytes: float) -> float:
+        """`time` of a collective given its per-device operand and result bytes."""
+        return self.time(kind, group_size,
+                         collective_cost_bytes(kind, group_size, operand_bytes, result_bytes))
+
+    # ------------------------------------------------------------------ JSON profile
+
+    def to_json(self) -> dict:
+        return {
+            "schema": SCHEMA, "platform": self.platform, "device_kind": self.device_kind,
+            "device_count": self.device_count, "jax_version": self.jax_version,
+            "date": self.date, "machine": self.machine, "command": self.command,
+            "collectives": {
+                kind: {str(n): {"latency_s": fit.latency_s,
+                                "bandwidth_bytes_per_s": fit.bandwidth_bytes_per_s,
+                                "max_rel_residual": fit.max_rel_residual,
+                                "points": [list(p) for p in fit.points]}
+                       for n, fit in sorted(by_size.items())}
+                for kind, by_size in self.fits.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data, source: str = "") -> CollectiveTimeModel:
+        """The model of a parsed profile; any defect is one ShardpyError naming it."""
+        where = source or "(in memory)"
+        try:
+            if data.get("schema") != SCHEMA:
+                raise ValueError(f"schema {data.get('schema')!r}, expected {SCHEMA}")
+            fits: dict[str, dict[int, CollectiveFit]] = {}
+            for kind, by_size in data["collectives"].items():
+                if kind not in KINDS:
+                    raise ValueError(f"unknown collective kind {kind!r}")
+                fits[kind] = {}
+                for n, fit in by_size.items():
+                    size = int(n)
+                    latency = float(fit["latency_s"])
+                    bandwidth = float(fit["bandwidth_bytes_per_s"])
+                    if size < 2 or not latency >= 0 or not 0 < bandwidth < math.inf:
+                        raise ValueError(f"{kind} group {n}: latency {latency}, "
+                                         f"bandwidth {bandwidth}")
+                    fits[kind][size] = CollectiveFit(
+                        latency, bandwidth, float(fit.get("max_rel_residual", 0.0)),
+                        tuple((float(b), float(t)) for b, t in fit.get("points", ())))
+            meta = {k: data.get(k, "") for k in ("platform", "device_kind", "jax_version",
+                                                 "date", "machine", "command")}
+            return cls(fits, device_count=int(data.get("device_count", 0)), source=source,
+                       **{k: str(v) for k, v in meta.items()})
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
+            detail = f"missing {err}" if isinstance(err, KeyError) else str(err)
+            raise ShardpyError(f"bad collective time profile {where}: {detail}") from None
+
+    def save(self, path) -> None:
+        text = json.dumps(self.to_json(), indent=1)
+        # one line per (bytes, seconds) point
+        text = re.sub(r"\[\s+([^\s,\[\]]+),\s+([^\s,\[\]]+)\s+\]", r"[\1, \2]", text)
+        Path(path).write_text(text + "\n")
+
+    @classmethod
+    def load(cls, path) -> CollectiveTimeModel:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as err:
+            raise ShardpyError(f"bad collective time profile {path}: {err}") from None
+        return cls.from_json(data, source=str(path))
+
+
+def default_profile_path(platform: str) -> Path:
+    return PROFILES_DIR / f"{platform}.json"
+
+
+def load_profile(platform: str, path=None) -> CollectiveTimeModel:
+    """The collective time model for `platform`: from `path` if given, else from the
+    file SHARDPY_COST_PROFILE names, else the profile shipped for the platform. No
+    profile shipped (gpu, tpu until measured): a ShardpyError that says which command
+    writes one."""
+    if platform not in PLATFORMS:
+        raise ShardpyError(f"unknown platform {platform!r} for a collective time profile "
+                           f"(known: {', '.join(PLATFORMS)})")
+    path = path or os.environ.get(PROFILE_ENV)
+    if path:
+        return CollectiveTimeModel.load(path)
+    shipped = default_profile_path(platform)
+    if not shipped.exists():
+        raise ShardpyError(
+            f"no collective time profile for platform {platform!r}: measure one on a "
+            f"{platform} machine with `{CALIBRATE_COMMAND} --platform {platform}` (it "
+            f"writes {shipped}; with --out FILE, pass FILE or set {PROFILE_ENV}=FILE); "
+            f"shipped profiles: "
+            f"{', '.join(sorted(p.stem for p in PROFILES_DIR.glob('*.json'))) or 'none'}")
+    return CollectiveTimeModel.load(shipped)

@@ -1,0 +1,28 @@
+"""bench/calibrate_collectives.py end to end with tiny sizes and few runs: it times every
+kind on 8 CPU host devices, writes a profile the loader reads and prints its table (no
+timing asserted; ~10 s on 2 cores)."""
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+from shardpy.sharding.collective_time import KINDS, CollectiveTimeModel
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def test_calibration_writes_a_profile(tmp_path):
+    out = tmp_path / "cpu.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "calibrate_collectives.py"), "--sizes", "1K",
+         "1M", "--groups", "2", "8", "--warmup", "1", "--runs", "5", "--out", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    model = CollectiveTimeModel.load(out)
+    assert model.platform == "cpu" and model.device_count == 8
+    assert set(model.fits) == set(KINDS)
+    for by_size in model.fits.values():
+        assert set(by_size) == {2, 8}
+        assert all(len(fit.points) == 2 for fit in by_size.values())
+    assert "max rel residual" in run.stdout and "collective_permute" in run.stdout
