@@ -15,9 +15,10 @@ compiled HLO is checked to hold exactly that one collective), inputs resident, t
 each size S = the per-device buffer the collective is defined over (the gathered result
 for all_gather, the operand otherwise: the S of the cost model), from 1 KiB to 16 MiB by
 default. Per size: --warmup calls, then the median of --runs timed calls (default 30),
-less the median time of calling a jitted shard_map that only copies a 1 KiB buffer
-(dispatch and the wait for all devices, which a collective inside a program does not
-pay), its calls alternating with the collective's so both see the same host load. Then
+each less the time of calling, right after it, a jitted shard_map that only copies a
+1 KiB buffer (dispatch and the wait for all devices, which a collective inside a program
+does not pay; paired so that both see the same host load). A size whose median is not
+above zero (host noise) is left out of the fit and named. Then
 `fit_latency_bandwidth` fits seconds = latency + cost-weighted bytes / bandwidth per
 (kind, n), the profile is written (default: the one shardpy ships for the platform,
 python/shardpy/sharding/profiles/<platform>.json) and a table printed.
@@ -73,15 +74,16 @@ def _call_time(fn, arg) -> float:
 
 
 def _median_times(fn, arg, baseline, warmup: int, runs: int) -> tuple[float, float]:
-    """Median seconds of fn(arg) and of the baseline (a (fn, arg) pair), their calls
-    alternating so that both see the same load on a shared host."""
-    timed = {fn: [], baseline[0]: []}
+    """Median over the runs of fn(arg)'s seconds less the baseline's (a (fn, arg) pair)
+    called right after it, so that both see the same load on a shared host; and the
+    baseline's median."""
+    differences, base_times = [], []
     for i in range(warmup + runs):
-        for f, a in ((fn, arg), baseline):
-            seconds = _call_time(f, a)
-            if i >= warmup:
-                timed[f].append(seconds)
-    return statistics.median(timed[fn]), statistics.median(timed[baseline[0]])
+        seconds, base_seconds = _call_time(fn, arg), _call_time(*baseline)
+        if i >= warmup:
+            differences.append(seconds - base_seconds)
+            base_times.append(base_seconds)
+    return statistics.median(differences), statistics.median(base_times)
 
 
 def _collective(kind: str, n: int):
@@ -100,9 +102,10 @@ def _collective(kind: str, n: int):
 
 
 def measure(kind: str, n: int, sizes: list[int], warmup: int, runs: int, baseline,
-            dispatch: list[float]) -> list[tuple[float, float]]:
+            dispatch: list[float], dropped: list[str]) -> list[tuple[float, float]]:
     """(cost-weighted bytes, seconds) of `kind` over groups of n at each size, less the
-    baseline's median (appended to `dispatch`)."""
+    baseline (its medians appended to `dispatch`); a size whose time does not exceed
+    the baseline's (host noise) is left out and named in `dropped`."""
     import jax
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
@@ -129,11 +132,12 @@ def measure(kind: str, n: int, sizes: list[int], warmup: int, runs: int, baselin
                              f"not one {HLO_OPCODE[kind]}")
         seconds, dispatch_s = _median_times(fn, x, baseline, warmup, runs)
         dispatch.append(dispatch_s)
-        seconds -= dispatch_s
         nbytes = collective_cost_bytes(kind, n, operand, operand * n
                                        if kind == "all_gather" else operand)
-        # a floor of 1 µs: on a busy host the dispatch median can exceed a tiny collective's
-        points.append((nbytes, max(seconds, 1e-6)))
+        if seconds > 0:
+            points.append((nbytes, seconds))
+        else:
+            dropped.append(f"{kind}/{n}/{size}B")
     return points
 
 
@@ -199,13 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no group size of {args.groups} fits {count} {args.platform} devices")
 
     started = time.perf_counter()
-    baseline, dispatch = dispatch_baseline(), []
+    baseline, dispatch, dropped = dispatch_baseline(), [], []
     fits = {}
     for kind in kinds:
         fits[kind] = {}
         for n in groups:
             points = measure(kind, n, sorted(set(args.sizes)), args.warmup, args.runs,
-                             baseline, dispatch)
+                             baseline, dispatch, dropped)
             try:
                 fits[kind][n] = fit_latency_bandwidth(points)
             except ShardpyError as err:
@@ -224,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     model.save(out)
     print(table(model))
     print(f"\n{args.platform} ({device.device_kind}) x{count}, {model.machine}; dispatch "
-          f"{statistics.median(dispatch) * 1e6:.0f} µs (median) subtracted; {time.perf_counter() - started:.0f} s; "
-          f"wrote {out}")
+          f"{statistics.median(dispatch) * 1e6:.0f} µs (median) subtracted; "
+          f"{time.perf_counter() - started:.0f} s; wrote {out}")
+    if dropped:
+        print(f"left out, not above the dispatch time: {', '.join(dropped)}")
     return 0
 
 

@@ -16,13 +16,14 @@ def test_calibration_writes_a_profile(tmp_path):
     out = tmp_path / "cpu.json"
     run = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "calibrate_collectives.py"), "--sizes", "1K",
-         "1M", "--groups", "2", "8", "--warmup", "1", "--runs", "5", "--out", str(out)],
+         "256K", "1M", "--groups", "2", "8", "--warmup", "1", "--runs", "7", "--out", str(out)],
         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 0, run.stdout + run.stderr
     model = CollectiveTimeModel.load(out)
     assert model.platform == "cpu" and model.device_count == 8
     assert set(model.fits) == set(KINDS)
     for by_size in model.fits.values():
         assert set(by_size) == {2, 8}
-        assert all(len(fit.points) == 2 for fit in by_size.values())
+        # a size not above the dispatch time (a loaded host) is left out of the fit
+        assert all(len(fit.points) >= 2 for fit in by_size.values())
     assert "max rel residual" in run.stdout and "collective_permute" in run.stdout
