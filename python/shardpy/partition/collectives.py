@@ -340,7 +340,7 @@ def _suffix_after(longer, shorter, mesh) -> list[AxisRef]:
     a, b = a[0], b[0]
     if a[:len(b)] != b:
         raise ShardpyError(f"internal: {list(shorter)} is not a prefix of {list(longer)}")
-    return _merge(a[len(b):], mesh)
+    return aa.merge_consecutive(a[len(b):], mesh.axes)
 
 
 def _minus(axes, removed, mesh) -> list[AxisRef]:
@@ -352,19 +352,12 @@ def _minus(axes, removed, mesh) -> list[AxisRef]:
         if len(_MINUS_MEMO) > 4096:
             _MINUS_MEMO.clear()
         pieces, gone, _, _ = refine([list(axes)], [list(removed)], [], [], mesh.axes)
-        found = _MINUS_MEMO[key] = tuple(_merge([p for p in pieces[0] if p not in gone[0]],
-                                                mesh))
+        found = _MINUS_MEMO[key] = tuple(aa.merge_consecutive(
+            [p for p in pieces[0] if p not in gone[0]], mesh.axes))
     return list(found)
 
 
 _MINUS_MEMO: dict = {}  # (axes, removed, mesh) -> axes left (values: plain tuples)
-
-
-def _merge(axes, mesh) -> list[AxisRef]:
-    out: list[AxisRef] = []
-    for ref in axes:
-        aa.append_or_merge(out, ref, mesh.axes)
-    return out
 
 
 def _empty(value_type: ir.Type) -> ir.Value:

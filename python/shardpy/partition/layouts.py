@@ -27,10 +27,7 @@ def plain(sharding: TensorSharding, dims=None, unreduced=()) -> TensorSharding:
 def _merged_axes(axes, sizes) -> tuple[AxisRef, ...]:
     if len(axes) < 2 or all(ref.sub is None for ref in axes):
         return tuple(axes)
-    out: list[AxisRef] = []
-    for ref in axes:
-        aa.append_or_merge(out, ref, sizes)
-    return tuple(out)
+    return tuple(aa.merge_consecutive(axes, sizes))
 
 
 def replicated(template: TensorSharding, rank: int) -> TensorSharding:
@@ -40,10 +37,8 @@ def replicated(template: TensorSharding, rank: int) -> TensorSharding:
 def mesh_order(axes, template: TensorSharding) -> list[AxisRef]:
     """Axes sorted as sdy wants them (mesh order), consecutive sub-axes merged."""
     order = {n: i for i, n in enumerate(template.mesh.axis_names)}
-    merged: list[AxisRef] = []
-    for ref in sorted(axes, key=lambda a: (order.get(a.name, 0), a.sub or (0, 0))):
-        aa.append_or_merge(merged, ref, template.mesh.axes)
-    return merged
+    return aa.merge_consecutive(
+        sorted(axes, key=lambda a: (order.get(a.name, 0), a.sub or (0, 0))), template.mesh.axes)
 
 
 def has_uses(value: ir.Value) -> bool:

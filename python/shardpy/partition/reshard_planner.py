@@ -88,14 +88,10 @@ def _with(sharding: TensorSharding, dims: list[list[AxisRef]], unreduced) -> Ten
     sizes = sharding.mesh.axes
     new_dims = []
     for d, axes in zip(sharding.dims, dims):
-        merged: list[AxisRef] = []
-        for ref in axes:
-            aa.append_or_merge(merged, ref, sizes)
-        new_dims.append(DimSharding(tuple(merged), True))
+        new_dims.append(DimSharding(tuple(aa.merge_consecutive(axes, sizes)), True))
     order = {name: i for i, name in enumerate(sharding.mesh.axis_names)}
-    partial: list[AxisRef] = []
-    for ref in sorted(unreduced, key=lambda a: (order.get(a.name, 0), aa.span(a, sizes))):
-        aa.append_or_merge(partial, ref, sizes)
+    partial = aa.merge_consecutive(
+        sorted(unreduced, key=lambda a: (order.get(a.name, 0), aa.span(a, sizes))), sizes)
     return TensorSharding(sharding.mesh, tuple(new_dims), (), tuple(partial),
                           sharding.mesh_name)
 

@@ -64,13 +64,7 @@ def _lower(op: ir.Operation, state: ShardingState) -> None:
 
 
 def _merged(per_dim, sizes):
-    out = []
-    for axes in per_dim:
-        merged: list = []
-        for ref in axes:
-            aa.append_or_merge(merged, ref, sizes)
-        out.append(merged)
-    return out
+    return [aa.merge_consecutive(axes, sizes) for axes in per_dim]
 
 
 def _emit(step: Step, value: ir.Value, source, state: ShardingState) -> ir.Value:

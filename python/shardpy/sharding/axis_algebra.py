@@ -159,6 +159,15 @@ def append_or_merge(axes: list[AxisRef], ref: AxisRef, sizes: Sizes) -> None:
     axes.append(ref)
 
 
+def merge_consecutive(refs, sizes: Sizes) -> list[AxisRef]:
+    """`refs` in their order, each run of consecutive sub-axes of one axis merged into
+    one ref (how sdy wants a dim's or an unreduced list's axes written)."""
+    out: list[AxisRef] = []
+    for ref in refs:
+        append_or_merge(out, ref, sizes)
+    return out
+
+
 def axes_size(axes, sizes: Sizes) -> int:
     total = 1
     for ref in axes:
