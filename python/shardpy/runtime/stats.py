@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
 from jaxlib.mlir import ir
 
-from ..ir.types import element_bytes, tensor_bytes  # noqa: F401  (re-exported)
+from ..ir.types import tensor_bytes
 from ..ir.utils import collect_ops
 from ..sharding.collective_time import collective_cost_bytes
 
