@@ -10,6 +10,7 @@ from . import export_gspmd  # noqa: F401
 from . import strip_shardings  # noqa: F401
 from . import propagate  # noqa: F401
 from . import show_rules  # noqa: F401
+from . import choose_shardings  # noqa: F401
 from . import insert_reshards  # noqa: F401
 from . import reshard_to_collectives  # noqa: F401
 from . import to_local  # noqa: F401
@@ -18,5 +19,5 @@ from shardpy.pass_registry import register_pipeline  # noqa: E402
 
 register_pipeline(
     "shardpy-partition",
-    "shardpy-import,shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local",
+    "shardpy-import,shardpy-propagate,shardpy-choose-shardings,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local",
     "the whole SPMD partitioner: global module in, per-device module out")

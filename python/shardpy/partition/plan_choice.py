@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from math import gcd, prod
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..lowering.padding import unevenly_shardable
@@ -406,6 +407,66 @@ def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
         except ReshardError:
             total += float("inf")
     return total
+
+
+def reshard_time(have, want, value_type, model) -> float:
+    """Seconds the reshard of one value from `have` to `want` takes by `model` (its
+    collectives; None on either side: nothing to move, or partial sums summed)."""
+    if want is None and have is not None and have.unreduced:
+        want = plain(have, have.dims)
+    if want is None or have is None or same_layout(have, want):
+        return 0.0
+    try:
+        plan = plan_reshard(plain(have, have.dims, have.unreduced),
+                            plain(want, want.dims, want.unreduced),
+                            tuple(value_type.shape), element_bytes(value_type.element_type))
+    except ReshardError:
+        return float("inf")
+    return plan.time(model)
+
+
+def plan_time(op, have_operands, plan: OpPlan, wanted, model) -> float:
+    """Estimated seconds of `op` computed by `plan` between values sharded as
+    `have_operands` and `wanted` (its results): the reshards into the plan's operand
+    shardings (an iota or constant is remade instead), the op's own compute on its
+    local shards (bytes read and written; a dot's or convolution's flops), and the
+    reshards from what it produces to what its users want."""
+    total = 0.0
+    for value, have, want in zip(op.operands, have_operands, plan.operands):
+        if from_source(value) and want is not None and not want.unreduced:
+            continue
+        total += reshard_time(have, want, value.type, model)
+    for value, produced, want in zip(op.results, plan.results, wanted):
+        if has_uses(value):
+            total += reshard_time(produced, want, value.type, model)
+    return total + compute_time(op, plan, model)
+
+
+def compute_time(op, plan: OpPlan, model) -> float:
+    """Seconds one device spends on `op` under `plan`: its local operands read and
+    results written, and for a dot_general its multiply-adds."""
+    touched = 0.0
+    for values, shardings in ((op.operands, plan.operands), (op.results, plan.results)):
+        for value, sharding in zip(values, shardings):
+            value_type = value.type
+            if not isinstance(value_type, ir.RankedTensorType):
+                continue
+            shape = tuple(value_type.shape)
+            local = sharding.local_shape(shape) if sharding is not None else shape
+            touched += prod(local) * element_bytes(value_type.element_type)
+    flops = 0.0
+    if op.name == "stablehlo.dot_general" and plan.results:
+        result = op.results[0]
+        shape = tuple(result.type.shape)
+        local = plan.results[0].local_shape(shape) if plan.results[0] else shape
+        lhs = op.operands[0]
+        lhs_shape = tuple(lhs.type.shape)
+        lhs_local = (plan.operands[0].local_shape(lhs_shape) if plan.operands[0]
+                     else lhs_shape)
+        numbers = stablehlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
+        contracted = prod(lhs_local[d] for d in numbers.lhs_contracting_dimensions)
+        flops = 2.0 * prod(local) * contracted
+    return model.compute_time(touched, flops)
 
 
 def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,

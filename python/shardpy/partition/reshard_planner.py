@@ -63,6 +63,7 @@ class Step:
     src_dim: int = -1  # all_to_all
     tgt_dim: int = -1
     cost: float = 0.0  # bytes per device
+    group: int = 0  # devices in one replica group (0: a local step, or one device pair)
 
 
 @dataclass
@@ -73,6 +74,20 @@ class Plan:
     @property
     def cost(self) -> float:
         return sum(s.cost for s in self.steps)
+
+    def time(self, model) -> float:
+        """Seconds the plan's collectives take by `model` (a CollectiveTimeModel:
+        latency + bytes / bandwidth per kind and group size); local steps are free."""
+        total = 0.0
+        for step in self.steps:
+            if step.kind in TIMED_KINDS and step.cost > 0:
+                total += model.time(step.kind, max(step.group, 2), step.cost)
+        return total
+
+
+# Steps that move data between devices (all_slice and replicated_to_unreduced are local).
+TIMED_KINDS = frozenset({"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+                         "collective_permute"})
 
 
 class ReshardError(ValueError):
@@ -132,6 +147,21 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
     """The cheapest plan found from `src` to `dst` for a value of global `shape`.
     `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
     covers; default: the larger of the two meshes)."""
+    key = (src, dst, tuple(shape), element_bytes, num_devices)
+    found = _PLANS.get(key)
+    if found is None:
+        if len(_PLANS) > 50_000:
+            _PLANS.clear()
+        found = _PLANS[key] = _plan_reshard(src, dst, shape, element_bytes, num_devices)
+    return found
+
+
+# (src, dst, shape, element bytes, devices) -> Plan. Plans are pure functions of these
+# and never changed once made: each distinct reshard is planned once per process.
+_PLANS: dict = {}
+
+
+def _plan_reshard(src, dst, shape, element_bytes, num_devices) -> Plan:
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
     if not same_mesh(src, dst):
@@ -225,7 +255,7 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             cost = (n - 1) / n * before
         else:
             cost = 0.0
-        plan.steps.append(Step(kind, current(), cost=cost, **kw))
+        plan.steps.append(Step(kind, current(), cost=cost, group=n, **kw))
 
     def current_bytes() -> int:
         return local_bytes(current(), shape, element_bytes)
@@ -362,14 +392,14 @@ def _last_resort(src, dst, shape, element_bytes) -> Plan:
         n = aa.axes_size(rest, sizes)
         after = _with(src, [list(d.axes) for d in src.dims],
                       [a for a in src.unreduced if a in dst.unreduced])
-        plan.steps.append(Step("all_reduce", after, axes=tuple(rest),
+        plan.steps.append(Step("all_reduce", after, axes=tuple(rest), group=n,
                                cost=2 * (n - 1) / n * local_bytes(cur, shape, element_bytes)))
         cur = after
     gathered = [tuple(d.axes) for d in cur.dims]
     if any(gathered):
         full = _with(src, [[] for _ in cur.dims], cur.unreduced)
         n = aa.axes_size([a for g in gathered for a in g], sizes)
-        plan.steps.append(Step("all_gather", full, dim_axes=tuple(gathered),
+        plan.steps.append(Step("all_gather", full, dim_axes=tuple(gathered), group=n,
                                cost=(n - 1) / n * local_bytes(full, shape, element_bytes)))
         cur = full
     if any(d.axes for d in dst.dims):

@@ -64,6 +64,10 @@ SCHEMA = 1
 PROFILE_ENV = "SHARDPY_COST_PROFILE"
 PROFILES_DIR = Path(__file__).resolve().parent / "profiles"
 CALIBRATE_COMMAND = "python bench/calibrate_collectives.py"
+# Per device with 8 host devices on a 2-core x86 host (elementwise f32 read+write bytes,
+# f32 matmul flops), when a profile has no "compute" section.
+DEFAULT_MEMORY_BYTES_PER_S = 1.0e9
+DEFAULT_FLOPS_PER_S = 8.0e9
 
 
 def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
@@ -133,6 +137,15 @@ class CollectiveTimeModel:
     machine: str = ""
     command: str = ""
     source: str = field(default="", compare=False)  # the file it was read from
+    # Compute on one device while all run at once (the profile's optional "compute"
+    # section; defaults: the 2-core cpu host the shipped profile was measured on).
+    memory_bytes_per_s: float = DEFAULT_MEMORY_BYTES_PER_S
+    flops_per_s: float = DEFAULT_FLOPS_PER_S
+
+    def compute_time(self, bytes_touched: float, flops: float = 0.0) -> float:
+        """Seconds one device spends reading and writing `bytes_touched` and doing
+        `flops` (each at its measured rate; the slower one bounds the op)."""
+        return max(bytes_touched / self.memory_bytes_per_s, flops / self.flops_per_s)
 
     def _parameters(self, kind: str, group_size: int) -> tuple[float, float]:
         """(latency s, seconds per byte) of `kind` at `group_size`, interpolated."""
@@ -179,6 +192,8 @@ class CollectiveTimeModel:
             "schema": SCHEMA, "platform": self.platform, "device_kind": self.device_kind,
             "device_count": self.device_count, "jax_version": self.jax_version,
             "date": self.date, "machine": self.machine, "command": self.command,
+            "compute": {"memory_bytes_per_s": self.memory_bytes_per_s,
+                        "flops_per_s": self.flops_per_s},
             "collectives": {
                 kind: {str(n): {"latency_s": fit.latency_s,
                                 "bandwidth_bytes_per_s": fit.bandwidth_bytes_per_s,
@@ -212,7 +227,13 @@ class CollectiveTimeModel:
                         tuple((float(b), float(t)) for b, t in fit.get("points", ())))
             meta = {k: data.get(k, "") for k in ("platform", "device_kind", "jax_version",
                                                  "date", "machine", "command")}
+            compute = data.get("compute") or {}
+            memory = float(compute.get("memory_bytes_per_s", DEFAULT_MEMORY_BYTES_PER_S))
+            flops = float(compute.get("flops_per_s", DEFAULT_FLOPS_PER_S))
+            if not 0 < memory < math.inf or not 0 < flops < math.inf:
+                raise ValueError(f"compute rates {memory} bytes/s, {flops} flops/s")
             return cls(fits, device_count=int(data.get("device_count", 0)), source=source,
+                       memory_bytes_per_s=memory, flops_per_s=flops,
                        **{k: str(v) for k, v in meta.items()})
         except (AttributeError, KeyError, TypeError, ValueError) as err:
             detail = f"missing {err}" if isinstance(err, KeyError) else str(err)

@@ -1,0 +1,30 @@
+"""shardpy-choose-shardings: the shardings propagation placed, chosen again for the whole
+program by estimated time (an integer program over candidate shardings per value, each
+op costed by its plan). See shardpy.partition.choose_shardings.
+
+before (propagated; FSDP weights sharded along d pulled the activations onto d):
+    %x = stablehlo.add %tok, %pos {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}, {"data"}]>]>}
+after:
+    %x = stablehlo.add %tok, %pos {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}, {}]>]>}
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxlib.mlir import ir
+
+from shardpy.ops.registry import RULES
+from shardpy.partition.choose_shardings import ShardingChoice
+from shardpy.pass_registry import option, register_pass
+from shardpy.sharding.collective_time import load_profile
+
+
+@register_pass("shardpy-choose-shardings")
+@dataclass(frozen=True)
+class ChooseShardings:
+    """Choose the propagated shardings again for the whole program by estimated time."""
+
+    platform: str = option("cpu", "the collective time profile's platform (cpu | gpu | tpu)")
+
+    def run(self, module: ir.Operation) -> None:
+        ShardingChoice(module, RULES, load_profile(self.platform)).run()
