@@ -141,6 +141,34 @@ def measure(kind: str, n: int, sizes: list[int], warmup: int, runs: int, baselin
     return points
 
 
+def measure_compute(warmup: int, runs: int, baseline) -> tuple[float, float]:
+    """(bytes/s, flops/s) of one device while every device works at once: an
+    elementwise op on a sharded f32 array (bytes read + written per device) and a
+    matmul of each device's rows by a replicated matrix, at the largest size whose
+    time is well above the dispatch baseline."""
+    import jax
+    import numpy as np
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    devices = jax.devices()
+    mesh = jax.sharding.Mesh(np.array(devices), ("g",))
+    n = len(devices)
+    rows = 1 << 18  # 1 MiB of f32 per device
+    x = jax.device_put(np.ones((n * rows,), np.float32), NamedSharding(mesh, P("g")))
+    elementwise = jax.jit(lambda a: a * 1.5 + 0.5)
+    elementwise(x).block_until_ready()
+    seconds, _ = _median_times(elementwise, x, baseline, warmup, runs)
+    memory = 2 * 4 * rows / max(seconds, 1e-9)
+    m = 256
+    a = jax.device_put(np.ones((n * m, m), np.float32), NamedSharding(mesh, P("g")))
+    b = jax.device_put(np.ones((m, m), np.float32), NamedSharding(mesh, P()))
+    matmul = jax.jit(lambda u: u @ b)
+    matmul(a).block_until_ready()
+    seconds, _ = _median_times(matmul, a, baseline, warmup, runs)
+    flops = 2.0 * m * m * m / max(seconds, 1e-9)
+    return memory, flops
+
+
 def dispatch_baseline():
     """(fn, arg): a jitted shard_map over all devices that copies 1 KiB on each."""
     import jax
@@ -215,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             except ShardpyError as err:
                 raise SystemExit(f"{kind} over {n}: {err.message}; a noisy host? more "
                                  "--runs or a wider range of --sizes") from None
+    memory, flops = measure_compute(args.warmup, args.runs, baseline)
     device = jax.devices()[0]
     model = CollectiveTimeModel(
         fits, platform=args.platform, device_kind=device.device_kind, device_count=count,
@@ -222,11 +251,14 @@ def main(argv: list[str] | None = None) -> int:
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         machine=compare_xla._machine(),
         command=" ".join(["bench/calibrate_collectives.py", *(argv if argv is not None
-                                                              else sys.argv[1:])]))
+                                                              else sys.argv[1:])]),
+        memory_bytes_per_s=memory, flops_per_s=flops)
     out = args.out or default_profile_path(args.platform)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(table(model))
+    print(f"\ncompute per device (all busy): {memory / 1e9:.2f} GB/s elementwise, "
+          f"{flops / 1e9:.2f} GFLOP/s matmul")
     print(f"\n{args.platform} ({device.device_kind}) x{count}, {model.machine}; dispatch "
           f"{statistics.median(dispatch) * 1e6:.0f} µs (median) subtracted; "
           f"{time.perf_counter() - started:.0f} s; wrote {out}")

@@ -1,4 +1,6 @@
-"""From a propagated global module to the per-device module: shardpy-insert-reshards
+"""From a propagated global module to the per-device module: shardpy-choose-shardings
+(choose_shardings.py: the propagated shardings chosen again for the whole program by
+estimated time), shardpy-insert-reshards
 (insert_reshards.py: how each op is computed on shards, plan_choice.py, and the
 reshards that makes necessary), shardpy-reshard-to-collectives (reshard_to_collectives.py,
 with the reshard planner: shardings -> collective steps) and shardpy-to-local

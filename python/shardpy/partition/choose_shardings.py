@@ -45,20 +45,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from jaxlib.mlir import ir
 
-from ..ir.types import element_bytes
-from ..ops.registry import SOURCE_OPS
+from ..ops.registry import SOURCE_OPS, local_entry
 from ..sharding.collective_time import CollectiveTimeModel
 from ..sharding.model import AxisRef, DimSharding, TensorSharding
 from ..sharding.op_rule import RuleTable
 from ..sharding.state import ShardingState
-from .layouts import plain
+from .layouts import has_uses, plain
 from .plan_cache import PlanCache, same_layout
 from .plan_choice import choose_plan, plan_time
 from .regions import STRUCTURAL_REGION_OPS, program_ops
 
-# Users outside the ops placed by rules whose wanted sharding is known (the function's
-# result, the callee's argument): a value they use stays free, costed by that reshard.
-_BOUNDARY_USERS = frozenset({"func.return", "func.call"})
 MAX_CANDIDATES = 4     # per group, the propagated sharding included
 MAX_COMBINATIONS = 256  # per op; beyond it, combinations moving one group at a time
 IMPROVEMENT = 0.02     # the relative gain below which propagation's choice is kept
@@ -106,6 +102,9 @@ class ShardingChoice:
         self.cache = PlanCache(table, choose_plan)
         self.model = model
         self.report: dict = {}
+        self.groups: list[_Group] = []
+        self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
+        self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -115,20 +114,21 @@ class ShardingChoice:
         manual = _called_in_manual_computations(funcs)
         ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
                not in manual for op in program_ops(func)]
-        computed = [op for op in ops if self._computed(op)]
         self.mesh = self._program_mesh()
-        self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
-        computed_set = set(computed)
-        returns = [op for op in ops if op.name in _BOUNDARY_USERS]
-        values, fixed = self._values(computed, computed_set)
-        groups, group_of = self._groups(computed, values, fixed)
-        self._groups_ref = groups
+        computed = [op for op in ops if self._computed(op)]
+        loops = [op for op in ops if op.name == "stablehlo.while" and self._computed(op, True)]
+        boundaries = [op for op in ops if self._boundary(op)]
+        values, fixed, carries = self._values(computed, loops, set(computed + boundaries))
+        groups, group_of = self._groups(computed, values, fixed, carries)
+        self.groups = groups
         movable = [g for g in groups if len(g.candidates) > 1]
         self.report = {"ops": len(ops), "values": len(values), "groups": len(groups),
                        "movable_groups": len(movable), "changed_values": 0}
         if not movable:
             return
-        terms = self._terms(computed, returns, funcs, group_of)
+        funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
+        terms = self._op_terms(computed, group_of) + self._boundary_terms(
+            boundaries, group_of, funcs_by_name)
         choice, before, after = self._solve(groups, terms)
         self.report.update(estimated_s_before=before, estimated_s_after=after)
         if choice is None or after > before * (1 - IMPROVEMENT):
@@ -157,15 +157,15 @@ class ShardingChoice:
         found = self._unannotated.get(value)
         return found if found is not None else self.state.of(value)
 
-    def _computed(self, op: ir.Operation) -> bool:
-        """Ops placed by a sharding rule (not structural, not a source, not sdy's)."""
+    def _computed(self, op: ir.Operation, structural: bool = False) -> bool:
+        """Ops placed by a sharding rule (not structural, not a source, not sdy's), or
+        with `structural`, any op; neither inside a manual computation, whose shardings
+        name only the free axes."""
         name = op.name
-        if name in STRUCTURAL_REGION_OPS or name in SOURCE_OPS or name.startswith(
-                ("sdy.", "func.")):
+        if not structural and (name in STRUCTURAL_REGION_OPS or name in SOURCE_OPS
+                               or name.startswith(("sdy.", "func."))
+                               or self.cache.caching_of(name) == "never"):
             return False
-        if self.cache.caching_of(name) == "never":
-            return False
-        # Inside a manual computation, shardings name only the free axes: left alone.
         parent = op.parent
         while parent is not None and parent.name != "func.func":
             if parent.name == "sdy.manual_computation":
@@ -173,9 +173,34 @@ class ShardingChoice:
             parent = parent.parent
         return True
 
-    def _values(self, computed, computed_set):
-        """The results of computed ops, and which of them must stay as they are."""
-        values, fixed = [], set()
+    def _boundary(self, op: ir.Operation) -> bool:
+        """Ops that reshard an operand to a sharding known here: a function's result
+        (func.return), a callee's argument (func.call), a loop's carry (the while's
+        operands, its body's stablehlo.return)."""
+        name = op.name
+        if name in ("func.return", "func.call"):
+            return True
+        if name == "stablehlo.while":
+            return self._computed(op, True)
+        if name == "stablehlo.return":
+            parent = op.parent
+            return parent is not None and parent.name == "stablehlo.while" and \
+                self._computed(parent, True) and op.block == parent.regions[1].blocks[0]
+        return False
+
+    def _replicated(self, value):
+        """An unannotated tensor's sharding here: replicated on the program's mesh."""
+        if self.mesh is None or not isinstance(value.type, ir.RankedTensorType):
+            return None
+        s = self._unannotated[value] = self.cache.intern(TensorSharding.replicated_on(
+            self.mesh[0], len(value.type.shape), self.mesh[1]))
+        return s
+
+    def _values(self, computed, loops, modeled):
+        """The results of computed ops and the carries of loops (each carry: the while's
+        result, its body's and its condition's block argument, one sharding), which of
+        them must stay as they are, and the carries."""
+        values, fixed, carries = [], set(), []
         for op in computed:
             if any(isinstance(v.type, ir.RankedTensorType) and 0 in v.type.shape
                    for v in list(op.operands) + list(op.results)):
@@ -183,32 +208,48 @@ class ShardingChoice:
                 # guesses, so the op and its values keep propagation's answer.
                 fixed.update(op.operands)
                 fixed.update(op.results)
+
+        def settle(value, users_of) -> None:
+            s = self.state.of(value)
+            if s is None:
+                s = self._replicated(value)
+            if value in fixed or not _movable(s) or 0 in value.type.shape:
+                fixed.add(value)
+                return
+            for user in users_of:
+                if user not in modeled:
+                    fixed.add(value)
+                    return
+
         for op in computed:
-            block = op.block
             for result in op.results:
                 values.append(result)
-                s = self.state.of(result)
-                if s is None and self.mesh is not None and isinstance(
-                        result.type, ir.RankedTensorType):
-                    s = self.cache.intern(TensorSharding.replicated_on(
-                        self.mesh[0], len(result.type.shape), self.mesh[1]))
-                    self._unannotated[result] = s
-                if result in fixed or not _movable(s):
-                    fixed.add(result)
-                    continue
-                for use in result.uses:
-                    user = use.owner
-                    user = getattr(user, "operation", user)
-                    if user.block != block or (user not in computed_set
-                                               and user.name not in _BOUNDARY_USERS):
-                        fixed.add(result)
-                        break
-        return values, fixed
+                settle(result, _users(result))
+        for loop in loops:
+            body, cond = loop.regions[1].blocks[0], loop.regions[0].blocks[0]
+            for i, result in enumerate(loop.results):
+                members = [result, body.arguments[i], cond.arguments[i]]
+                carries.append(members)
+                values.extend(members)
+                users = [u for m in members for u in _users(m)]
+                settle(result, users)
+                if result in fixed or not isinstance(result.type, ir.RankedTensorType):
+                    fixed.update(members)
+                else:
+                    for m in members[1:]:  # the block arguments read the while's sharding
+                        self._unannotated.pop(m, None)
+                        if result in self._unannotated:
+                            self._unannotated[m] = self._unannotated[result]
+        return values, fixed, carries
 
-    def _groups(self, computed, values, fixed):
-        """Values an elementwise op joins (equal shapes, equal shardings), as groups."""
+    def _groups(self, computed, values, fixed, carries):
+        """Values an elementwise op joins (equal shapes, equal shardings) and the parts
+        of one loop carry, as groups."""
         uf = _UnionFind()
         value_set = set(values)
+        for members in carries:
+            for m in members[1:]:
+                uf.union(members[0], m)
         for op in computed:
             if self.cache.caching_of(op.name) != "shapes" or len(op.results) != 1:
                 continue
@@ -235,9 +276,17 @@ class ShardingChoice:
             groups.append(group)
         return groups, group_of
 
+    def _candidates_of(self, value, group_of):
+        """(group index or None, the value's candidate shardings)."""
+        g = group_of.get(value)
+        if g is not None and len(self.groups[g].candidates) > 1:
+            return g, self.groups[g].candidates
+        return None, [self._sharding(value)]
+
     # -- costs ------------------------------------------------------------------------------
-    def _terms(self, computed, returns, funcs, group_of):
-        """Per op: (its groups with more than one candidate, {combination: seconds})."""
+    def _op_terms(self, computed, group_of):
+        """Per computed op: (its groups with more than one candidate, {combination:
+        seconds}), times the trip counts of the loops around it."""
         terms = []
         state = self.state
         sources = set()  # operands an iota or constant makes (remade, never moved)
@@ -258,61 +307,85 @@ class ShardingChoice:
                     for s in have_results + have_operands):
                 continue
             slots = []  # (is_result, index, group)
-            for i, v in enumerate(operands):
-                g = group_of.get(v)
-                if g is not None and len(self._group_candidates(g)) > 1:
-                    slots.append((False, i, g))
-            for i, v in enumerate(results):
-                g = group_of.get(v)
-                if g is not None and len(self._group_candidates(g)) > 1:
-                    slots.append((True, i, g))
+            for is_result, values in ((False, operands), (True, results)):
+                for i, v in enumerate(values):
+                    g, _ = self._candidates_of(v, group_of)
+                    if g is not None:
+                        slots.append((is_result, i, g))
             distinct = list(dict.fromkeys(g for _, _, g in slots))
             if not distinct:
                 continue
+            weight = _trip_weight(op)
+            # Ops alike (rule, how they combine, each slot's candidates or fixed
+            # sharding, sources, unused results) cost alike: each distinct case once
+            # (the layers of a model repeat).
+            token, _ = self.cache.rule(op, name, operands, results)
+            entry = local_entry(op, name)
+            key = (token, entry.combine(op) if entry is not None and entry.combine else None,
+                   entry.variant(op) if entry is not None and entry.variant else None,
+                   tuple(id(s) for s in have_operands), tuple(id(s) for s in have_results),
+                   tuple((r, i, distinct.index(g), tuple(map(id, self.groups[g].candidates)))
+                         for r, i, g in slots),
+                   tuple(v in sources for v in operands), tuple(map(has_uses, results)))
+            known = self._tables.get(key)
+            if known is not None:
+                terms.append((distinct, {c: weight * t for c, t in known[0].items()}))
+                continue
             table = {}
-            for combo in _combinations([len(self._group_candidates(g)) for g in distinct]):
+            for combo in _combinations([len(self.groups[g].candidates) for g in distinct]):
                 pick = dict(zip(distinct, combo))
                 ops_s = list(have_operands)
                 res_s = list(have_results)
                 for is_result, i, g in slots:
-                    cand = self._group_candidates(g)[pick[g]]
-                    if is_result:
-                        res_s[i] = cand
-                    else:
-                        ops_s[i] = cand
+                    (res_s if is_result else ops_s)[i] = self.groups[g].candidates[pick[g]]
                 plan = self.cache.plan(op, name, operands, results, ops_s, res_s,
                                        template, sources)
                 table[combo] = plan_time(op, ops_s, plan, res_s, self.model)
-            terms.append((distinct, table))
-        funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
-        for ret in returns:
-            for i, v in enumerate(ret.operands):
-                g = group_of.get(v)
-                if g is None or len(self._group_candidates(g)) < 2:
-                    continue
-                want = self._wanted_at_boundary(ret, i, funcs_by_name)
-                table = {}
-                for k, cand in enumerate(self._group_candidates(g)):
-                    # Unannotated on the other side: made whole (reshard_to_whole_or).
-                    target = want if want is not None else TensorSharding.replicated_on(
-                        cand.mesh, cand.rank, cand.mesh_name)
-                    table[(k,)] = _reshard_time(cand, target, v.type, self.model)
-                terms.append(([g], table))
+            self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
+            terms.append((distinct, {c: weight * t for c, t in table.items()}))
         return terms
 
-    def _wanted_at_boundary(self, user: ir.Operation, index: int, funcs_by_name):
-        """The sharding a func.return's operand is resharded to (its function's result
-        sharding), or a func.call's (its callee's argument sharding); None: whole."""
-        if user.name == "func.return":
+    def _boundary_terms(self, boundaries, group_of, funcs_by_name):
+        """Per operand of a boundary op: the reshard to what the other side has."""
+        terms = []
+        for op in boundaries:
+            weight = _trip_weight(op)
+            for i, value in enumerate(op.operands):
+                g, have = self._candidates_of(value, group_of)
+                h, want = self._wanted_at_boundary(op, i, group_of, funcs_by_name)
+                distinct = [x for x in dict.fromkeys([g, h]) if x is not None]
+                if not distinct:
+                    continue
+                table = {}
+                for a, cand in enumerate(have):
+                    for b, target in enumerate(want):
+                        if target is None:  # unannotated: made whole (reshard_to_whole_or)
+                            target = TensorSharding.replicated_on(cand.mesh, cand.rank,
+                                                                  cand.mesh_name)
+                        if g is not None and g == h and a != b:
+                            continue
+                        pick = {g: a, h: b}
+                        combo = tuple(pick[x] for x in distinct)
+                        table[combo] = weight * _reshard_time(cand, target, value.type,
+                                                              self.model)
+                terms.append((distinct, table))
+        return terms
+
+    def _wanted_at_boundary(self, user: ir.Operation, index: int, group_of, funcs_by_name):
+        """(carry group or None, the shardings operand `index` of boundary op `user` is
+        resharded to: its function's result sharding, its callee's argument sharding,
+        or the loop carry's candidates; None for a whole value)."""
+        name = user.name
+        if name == "func.return":
             func = user.parent
             while func is not None and func.name != "func.func":
                 func = func.parent
-            return self.state.func_result_sharding(func, index) if func is not None else None
-        callee = funcs_by_name.get(ir.FlatSymbolRefAttr(user.attributes["callee"]).value)
-        return self.state.func_arg_sharding(callee, index) if callee is not None else None
-
-    def _group_candidates(self, g: int):
-        return self._groups_ref[g].candidates
+            return None, [self.state.func_result_sharding(func, index) if func else None]
+        if name == "func.call":
+            callee = funcs_by_name.get(ir.FlatSymbolRefAttr(user.attributes["callee"]).value)
+            return None, [self.state.func_arg_sharding(callee, index) if callee else None]
+        loop = user if name == "stablehlo.while" else user.parent
+        return self._candidates_of(loop.results[index], group_of)
 
     # -- the integer program ----------------------------------------------------------------
     def _solve(self, groups, terms):
@@ -407,6 +480,45 @@ def _called_in_manual_computations(funcs) -> set[str]:
         found.add(name)
         calls_in(by_name[name], True)
     return found
+
+
+def _users(value) -> list:
+    found = []
+    for use in value.uses:
+        user = use.owner
+        found.append(getattr(user, "operation", user))
+    return found
+
+
+def _trip_weight(op: ir.Operation) -> float:
+    """How many times `op` runs: the product of the trip counts of the loops around it
+    (a `compare LT` of a carry against a constant in the loop's condition; loops
+    without one count once)."""
+    weight = 1.0
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "stablehlo.while":
+            weight *= _trip_count(parent)
+        parent = parent.parent
+    return weight
+
+
+def _trip_count(loop: ir.Operation) -> int:
+    cond = loop.regions[0].blocks[0]
+    for op in cond.operations:
+        op = op.operation
+        if op.name != "stablehlo.compare" or "LT" not in str(op.attributes[
+                "comparison_direction"]):
+            continue
+        bound = op.operands[1]
+        if isinstance(bound, ir.OpResult) and bound.owner.operation.name == \
+                "stablehlo.constant":
+            try:
+                value = ir.DenseIntElementsAttr(bound.owner.operation.attributes["value"])
+                return max(1, int(value[0]) if len(value) else 1)
+            except (ValueError, TypeError, IndexError):
+                return 1
+    return 1
 
 
 def _movable(s: TensorSharding | None) -> bool:

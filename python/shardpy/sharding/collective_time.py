@@ -40,8 +40,17 @@ SHARDPY_COST_PROFILE environment variable, overrides). Schema (version 1):
                 "max_rel_residual": 0.12,      # max |fit - measured| / measured
                 "points": [[bytes, seconds], ...]},  # the medians fitted
           ...},
-        ...}                                   # all_reduce, reduce_scatter,
-    }                                          # all_to_all, collective_permute
+        ...},                                  # all_reduce, reduce_scatter,
+                                               # all_to_all, collective_permute
+      "compute": {                             # optional: one device, all busy
+        "memory_bytes_per_s": 1.1e9,           # elementwise f32 bytes read + written
+        "flops_per_s": 8.0e9}                  # f32 matmul
+    }
+
+Compute (`CollectiveTimeModel.compute_time`): an op's local bytes read and written over
+the memory rate, or its flops over the flop rate, whichever is longer; what
+shardpy-choose-shardings adds to the collectives a plan makes (a full-size partial
+product costs its bytes here before its reduce_scatter costs them again).
 
 May import: shardpy.ir (this module needs nothing but numpy).
 """

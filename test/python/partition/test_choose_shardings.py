@@ -96,30 +96,44 @@ def test_nothing_to_gain_keeps_propagation(ctx):
     assert result_layouts(module) == [[["data"], []]] * 5
 
 
-def test_values_crossing_into_a_loop_stay_fixed(ctx):
-    text = """
-    sdy.mesh @mesh = <["data"=4]>
-    func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
-                           %arg1: tensor<64x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<32x64xf32> {
-      %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
-      %c = stablehlo.constant dense<0> : tensor<i32>
-      %1:2 = stablehlo.while(%iterArg = %0, %i = %c) : tensor<32x64xf32>, tensor<i32>
-       attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>, <@mesh, []>]>}
-       cond {
-        %c3 = stablehlo.constant dense<3> : tensor<i32>
-        %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
-        stablehlo.return %p : tensor<i1>
-      } do {
-        %t = stablehlo.tanh %iterArg : tensor<32x64xf32>
-        %c1 = stablehlo.constant dense<1> : tensor<i32>
-        %n = stablehlo.add %i, %c1 : tensor<i32>
-        stablehlo.return %t, %n : tensor<32x64xf32>, tensor<i32>
-      }
-      return %1#0 : tensor<32x64xf32>
-    }
-    """
-    module, report = choose(text, ctx)
-    assert report["changed_values"] == 0  # %0 feeds the loop: kept as propagated
+LOOP = """
+sdy.mesh @mesh = <["data"=4]>
+func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
+                       %arg1: tensor<64x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<32x64xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.while(%iterArg = %0, %i = %c) : tensor<32x64xf32>, tensor<i32>
+   attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>, <@mesh, []>]>}
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %t = stablehlo.dot_general %iterArg, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
+    %u = stablehlo.tanh %t {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %n = stablehlo.add %i, %c1 : tensor<i32>
+    stablehlo.return %u, %n : tensor<32x64xf32>, tensor<i32>
+  }
+  return %1#0 : tensor<32x64xf32>
+}
+"""
+
+
+def test_loop_carries_move_with_the_body(ctx):
+    """A carry (the while's result and its block arguments: one sharding) is a value
+    like any other: here the dot before the loop, the carry and the dot and tanh in the
+    body all move to the batch together (the weight gathered, three times)."""
+    module, report = choose(LOOP, ctx)
+    assert report["changed_values"] > 0
+    state = ShardingState(module.operation)
+    func = module.body.operations[1]
+    ops = [op for op in func.regions[0].blocks[0].operations]
+    loop = next(op for op in ops if op.name == "stablehlo.while")
+    body = [op for op in loop.regions[1].blocks[0].operations]
+    for value in [ops[0].results[0], loop.results[0], body[0].results[0],
+                  body[1].results[0], loop.regions[1].blocks[0].arguments[0]]:
+        assert [[a.name for a in d.axes] for d in state.of(value).dims] == [["data"], []]
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +143,7 @@ def runner():
     return run_fuzz.Runner()
 
 
-def test_fsdp_chosen_program_runs(runner):
-    outcome = runner.run_text(FSDP)
+@pytest.mark.parametrize("text", [FSDP, LOOP], ids=["fsdp", "loop"])
+def test_chosen_programs_run(runner, text):
+    outcome = runner.run_text(text)
     assert outcome.status == "pass", outcome.detail[:3000]
