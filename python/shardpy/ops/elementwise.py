@@ -43,7 +43,7 @@ CHLO_ELEMENTWISE = (
     "chlo.polygamma", "chlo.sinh", "chlo.square", "chlo.tan", "chlo.zeta",
 )
 
-_ELEMENTWISE = dict(rule=elementwise, caching="shapes")
+_ELEMENTWISE = dict(rule=elementwise, caching="shapes", fused=True)
 
 FAMILIES = (
     OpFamily((
@@ -70,12 +70,13 @@ FAMILIES = (
     OpFamily(("stablehlo.negate",), linear=SINGLE_OPERAND, unreduced_preserving=True,
              **_ELEMENTWISE),
     # copy: no rule (JAX does not emit it to propagation), but it moves elements only.
-    OpFamily(("stablehlo.copy",), linear=SINGLE_OPERAND, unreduced_preserving=True),
+    OpFamily(("stablehlo.copy",), linear=SINGLE_OPERAND, unreduced_preserving=True,
+             fused=True),
     OpFamily(("stablehlo.convert",), local=LocalOp(), constant_shaper=True,
              xla_moves_dynamic_slice=True, **_ELEMENTWISE),
     # ternary (select, clamp), whose predicate / bounds may be scalars (those take no
     # factor); compare
     OpFamily(("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"), local=LocalOp(),
              **_ELEMENTWISE),
-    OpFamily(("stablehlo.bitcast_convert",), rule=bitcast_convert),
+    OpFamily(("stablehlo.bitcast_convert",), rule=bitcast_convert, fused=True),
 )

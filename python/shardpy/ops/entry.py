@@ -213,6 +213,9 @@ class OpFamily:
                  above sees through it)
     xla_splits_all_to_all  XLA:CPU splits an all_to_all of its result over its pieces
                  and then rejects it: to-local gives such an all_to_all a barrier
+    fused        XLA fuses it into the ops around it (elementwise math, broadcasts,
+                 transposes, reshapes): it reads and writes no memory of its own, so
+                 shardpy-choose-shardings' compute estimate counts none for it
     """
     names: tuple[str, ...]
     rule: Callable | None = None
@@ -233,6 +236,7 @@ class OpFamily:
     xla_folds_dynamic_slice: bool = False
     xla_moves_dynamic_slice: bool = False
     xla_splits_all_to_all: bool = False
+    fused: bool = False
 
     @property
     def structural(self) -> bool:

@@ -166,5 +166,8 @@ def local_entry(op: ir.Operation, name: str | None = None) -> LocalOp | None:
     return entry
 
 
+FUSED_OPS = ops_with(lambda e: e.fused)
+"""Ops XLA fuses into their neighbours: no compute time of their own in cost estimates."""
+
 SOURCE_OPS = ops_with(lambda e: e.source)
 """Ops without operands that shardpy-to-local builds per device in any sharding."""

@@ -96,7 +96,7 @@ def reshape(op, b: RuleBuilder):
 
 
 _LAYOUT = dict(local=LocalOp(), constant_shaper=True, linear=SINGLE_OPERAND,
-               xla_moves_dynamic_slice=True)
+               xla_moves_dynamic_slice=True, fused=True)
 
 FAMILIES = (
     OpFamily(("stablehlo.broadcast_in_dim",), rule=broadcast_in_dim, **_LAYOUT),

@@ -22,9 +22,16 @@ HiGHS). shardpy-insert-reshards then places each op between the chosen shardings
   program    a 0/1 variable per group and candidate (one chosen per group), a 0/1
              variable per op and combination of the candidates of its groups, tied to
              them (the local polytope of a pairwise-and-higher model: exact as an
-             integer program). The propagated shardings stay where they cost no more
-             than IMPROVEMENT of the program's estimated time less (so small programs,
-             and pinned tests, keep their plans unless the gain is real).
+             integer program; choice_program.py). The propagated shardings stay where
+             the choice saves less than IMPROVEMENT of the program's estimated time
+             (so small programs, and pinned tests, keep their plans unless the gain is
+             real).
+  costs      an op's estimated time: its reshards by the collective time model and its
+             own compute (bytes read and written, a dot's flops), nothing for ops XLA
+             fuses (FUSED_OPS); costs inside a loop times its trip count.
+  limits     programs of more than MAX_OPS ops, or whose integer program would have
+             more than MAX_COLUMNS columns, keep propagation's choice (the choice is not
+             yet fast enough for them: issue 10's compile-time targets come first).
 
 before (FSDP: tokens batch-sharded, position table and weights sharded along d):
     %x = stablehlo.add %tok, %pos {sdy.sharding = <@mesh, [{}, {}, {"data"}]>}
@@ -37,28 +44,27 @@ after:
 """
 from __future__ import annotations
 
-import itertools
 import math
 import time as _time
 from dataclasses import dataclass, field
 
-import numpy as np
 from jaxlib.mlir import ir
 
 from ..ops.registry import SOURCE_OPS, local_entry
 from ..sharding.collective_time import CollectiveTimeModel
-from ..sharding.model import AxisRef, DimSharding, TensorSharding
+from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RuleTable
 from ..sharding.state import ShardingState
-from .layouts import has_uses, plain
+from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend,
+                             integer_program)
+from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
 from .plan_choice import choose_plan, plan_time
 from .regions import STRUCTURAL_REGION_OPS, program_ops
 
-MAX_CANDIDATES = 4     # per group, the propagated sharding included
-MAX_COMBINATIONS = 256  # per op; beyond it, combinations moving one group at a time
 IMPROVEMENT = 0.02     # the relative gain below which propagation's choice is kept
-TIME_LIMIT_S = 20.0    # for the integer program; past it, its best answer so far
+MAX_COLUMNS = 20_000   # larger programs keep propagation's choice (see run)
+MAX_OPS = 8_000        # likewise, decided before anything is costed
 
 
 @dataclass
@@ -105,16 +111,30 @@ class ShardingChoice:
         self.groups: list[_Group] = []
         self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
         self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
+        self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
         start = _time.perf_counter()
         funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]
+        top = sum(len(f.regions[0].blocks[0].operations) for f in funcs if f.regions[0].blocks)
+        if top > MAX_OPS:  # (counted in C++: no walk of a large program)
+            self.report = {"ops": top, "changed_values": 0,
+                           "skipped": f"{top} ops > {MAX_OPS}",
+                           "seconds": _time.perf_counter() - start}
+            return
         manual = _called_in_manual_computations(funcs)
         ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
                not in manual for op in program_ops(func)]
         self.mesh = self._program_mesh()
+        if len(ops) > MAX_OPS:
+            # Too large to choose in the time the partitioner may take (issue 10's
+            # compile-time targets): propagation's choice stands.
+            self.report = {"ops": len(ops), "changed_values": 0,
+                           "skipped": f"{len(ops)} ops > {MAX_OPS}",
+                           "seconds": _time.perf_counter() - start}
+            return
         computed = [op for op in ops if self._computed(op)]
         loops = [op for op in ops if op.name == "stablehlo.while" and self._computed(op, True)]
         boundaries = [op for op in ops if self._boundary(op)]
@@ -125,6 +145,14 @@ class ShardingChoice:
         self.report = {"ops": len(ops), "values": len(values), "groups": len(groups),
                        "movable_groups": len(movable), "changed_values": 0}
         if not movable:
+            return
+        columns = self._columns(computed, group_of)
+        self.report["columns"] = columns
+        if columns > MAX_COLUMNS:
+            # Too large to choose exactly in the time the partitioner may take (issue
+            # 10's compile-time targets): propagation's choice stands.
+            self.report["skipped"] = f"{columns} columns > {MAX_COLUMNS}"
+            self.report["seconds"] = _time.perf_counter() - start
             return
         funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
         terms = self._op_terms(computed, group_of) + self._boundary_terms(
@@ -269,8 +297,15 @@ class ShardingChoice:
         for members in by_root.values():
             group = _Group(members, any(v in fixed for v in members))
             s = self._sharding(members[0])
-            group.candidates = [s] if group.fixed else _candidates(
-                self.cache.intern(s), tuple(members[0].type.shape), self.cache)
+            if group.fixed:
+                group.candidates = [s]
+            else:
+                s = self.cache.intern(s)
+                key = (id(s), tuple(members[0].type.shape))
+                found = self._candidate_lists.get(key)
+                if found is None:
+                    found = self._candidate_lists[key] = candidates(s, key[1], self.cache)
+                group.candidates = found
             for v in members:
                 group_of[v] = len(groups)
             groups.append(group)
@@ -282,6 +317,22 @@ class ShardingChoice:
         if g is not None and len(self.groups[g].candidates) > 1:
             return g, self.groups[g].candidates
         return None, [self._sharding(value)]
+
+    def _columns(self, computed, group_of) -> int:
+        """The integer program's size, counted before any op is costed: a column per
+        group and candidate, and per op and combination of its groups' candidates."""
+        total = sum(len(g.candidates) for g in self.groups if len(g.candidates) > 1)
+        for op in computed:
+            counts = {}
+            for value in list(op.operands) + list(op.results):
+                g = group_of.get(value)
+                if g is not None and len(self.groups[g].candidates) > 1:
+                    counts[g] = len(self.groups[g].candidates)
+            if len(counts) > 1:
+                product = math.prod(counts.values())
+                total += product if product <= MAX_COMBINATIONS else 1 + sum(
+                    n - 1 for n in counts.values())
+        return total
 
     # -- costs ------------------------------------------------------------------------------
     def _op_terms(self, computed, group_of):
@@ -332,7 +383,7 @@ class ShardingChoice:
                 terms.append((distinct, {c: weight * t for c, t in known[0].items()}))
                 continue
             table = {}
-            for combo in _combinations([len(self.groups[g].candidates) for g in distinct]):
+            for combo in combinations([len(self.groups[g].candidates) for g in distinct]):
                 pick = dict(zip(distinct, combo))
                 ops_s = list(have_operands)
                 res_s = list(have_results)
@@ -390,69 +441,13 @@ class ShardingChoice:
     # -- the integer program ----------------------------------------------------------------
     def _solve(self, groups, terms):
         """(chosen candidate per group, or None; estimated seconds of propagation's
-        choice; of the chosen one)."""
-        from scipy.optimize import Bounds, LinearConstraint, milp
-        from scipy.sparse import coo_matrix
-
-        column = 0
-        for g in groups:
-            g.first = column
-            column += len(g.candidates)
-        costs = [0.0] * column
-        rows, cols, vals, lower, upper = [], [], [], [], []
-        row = 0
-        for g in groups:  # one candidate per group
-            for k in range(len(g.candidates)):
-                rows.append(row)
-                cols.append(g.first + k)
-                vals.append(1.0)
-            lower.append(1.0)
-            upper.append(1.0)
-            row += 1
-        baseline = 0.0
-        for distinct, table in terms:
-            baseline += table.get(tuple([0] * len(distinct)), 0.0)
-            if len(distinct) == 1:
-                g = groups[distinct[0]]
-                for (k,), seconds in table.items():
-                    costs[g.first + k] += seconds
-                continue
-            first = column
-            combos = list(table)
-            column += len(combos)
-            costs.extend(table[c] for c in combos)
-            # sum over combinations with group g at candidate k = x[g, k], each g, k
-            for position, gi in enumerate(distinct):
-                g = groups[gi]
-                for k in range(len(g.candidates)):
-                    rows.append(row)
-                    cols.append(g.first + k)
-                    vals.append(-1.0)
-                    for j, c in enumerate(combos):
-                        if c[position] == k:
-                            rows.append(row)
-                            cols.append(first + j)
-                            vals.append(1.0)
-                    lower.append(0.0)
-                    upper.append(0.0)
-                    row += 1
-        scale = 1e6  # microseconds: better conditioned than seconds
-        matrix = coo_matrix((vals, (rows, cols)), shape=(row, column)).tocsr()
-        result = milp(np.array(costs) * scale, integrality=np.ones(column),
-                      bounds=Bounds(0, 1),
-                      constraints=LinearConstraint(matrix, lower, upper),
-                      options={"time_limit": TIME_LIMIT_S, "disp": False})
-        self.report.update(columns=column, rows=row, solver_status=int(result.status),
-                           solver_message=str(result.message))
-        if result.x is None:
-            return None, baseline, baseline
-        x = result.x
-        choice = []
-        for g in groups:
-            picks = x[g.first:g.first + len(g.candidates)]
-            choice.append(int(np.argmax(picks)))
-        return choice, baseline, float(result.fun) / scale
-
+        choice; of the chosen one): exact (the integer program); where that finds no
+        answer in TIME_LIMIT_S, by local search (`_descend`)."""
+        choice, before, after = integer_program(groups, terms, self.report)
+        if choice is None:  # no answer in the time limit: local search instead
+            choice, after = descend(groups, terms)
+            self.report["solver"] = "descent"
+        return choice, before, after
 
 def _called_in_manual_computations(funcs) -> set[str]:
     """Functions called (directly or not) from inside an sdy.manual_computation: their
@@ -527,56 +522,6 @@ def _movable(s: TensorSharding | None) -> bool:
     if s is None or s.unreduced or s.mesh.is_empty or getattr(s.mesh, "is_maximal", False):
         return False
     return all(ref.sub is None for d in s.dims for ref in d.axes) and s.rank > 0
-
-
-def _candidates(s: TensorSharding, shape, cache: PlanCache) -> list:
-    """The propagated sharding, then each sharded dim's axes moved whole onto another
-    dim they divide, and each mesh axis the value does not use added to a dim it
-    divides (target dims nearest the major end first)."""
-    found = [s]
-    sizes = s.mesh.axes
-    used = {ref.name for d in s.dims for ref in d.axes}
-    moves = []  # (target dim, source dim or -1, axes)
-    for src, dim in enumerate(s.dims):
-        if dim.axes:
-            moves += [(dst, src, tuple(dim.axes)) for dst in range(s.rank) if dst != src]
-    for name, size in sizes:
-        if name not in used and size > 1:
-            moves += [(dst, -1, (AxisRef(name),)) for dst in range(s.rank)]
-    for dst, src, axes in sorted(moves, key=lambda m: (m[0], m[1] < 0)):
-        moving = math.prod(_size(ref, sizes) for ref in axes)
-        shards = math.prod(_size(ref, sizes) for ref in s.dims[dst].axes) * moving
-        if shape[dst] % shards:
-            continue
-        dims = [list(d.axes) for d in s.dims]
-        dims[dst] = dims[dst] + list(axes)
-        if src >= 0:
-            dims[src] = []
-        new = cache.intern(plain(s, tuple(DimSharding(tuple(a), True) for a in dims)))
-        if all(not same_layout(new, f) for f in found):
-            found.append(new)
-        if len(found) >= MAX_CANDIDATES:
-            break
-    return found
-
-
-def _size(ref, sizes) -> int:
-    from ..sharding import axis_algebra as aa
-    return aa.size(ref, sizes)
-
-
-def _combinations(counts):
-    total = math.prod(counts)
-    if total <= MAX_COMBINATIONS:
-        yield from itertools.product(*[range(n) for n in counts])
-        return
-    base = [0] * len(counts)
-    yield tuple(base)
-    for position, n in enumerate(counts):
-        for k in range(1, n):
-            combo = list(base)
-            combo[position] = k
-            yield tuple(combo)
 
 
 def _reshard_time(have, want, value_type, model) -> float:

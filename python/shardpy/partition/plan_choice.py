@@ -33,6 +33,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..lowering.padding import unevenly_shardable
+from ..ops.registry import FUSED_OPS
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..sharding.model import AxisRef, TensorSharding
@@ -444,7 +445,11 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model) -> float:
 
 def compute_time(op, plan: OpPlan, model) -> float:
     """Seconds one device spends on `op` under `plan`: its local operands read and
-    results written, and for a dot_general its multiply-adds."""
+    results written, and for a dot_general its multiply-adds. Ops XLA fuses into their
+    neighbours (FUSED_OPS: elementwise math, layout changes) count nothing: a chain of
+    them is one loop over memory that the ops around it already read or write."""
+    if op.name in FUSED_OPS:
+        return 0.0
     touched = 0.0
     for values, shardings in ((op.operands, plan.operands), (op.results, plan.results)):
         for value, sharding in zip(values, shardings):

@@ -9,8 +9,9 @@ import pytest
 from jaxlib.mlir import ir
 
 from shardpy.ops.registry import RULES
-from shardpy.partition.choose_shardings import ShardingChoice, _candidates
-from shardpy.partition.plan_cache import PlanCache, same_layout
+from shardpy.partition.choice_program import candidates
+from shardpy.partition.choose_shardings import ShardingChoice
+from shardpy.partition.plan_cache import PlanCache
 from shardpy.partition.plan_choice import choose_plan
 from shardpy.sharding.collective_time import load_profile
 from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
@@ -33,17 +34,17 @@ def layouts(found):
 
 def test_candidates_move_axes_and_add_unused_ones():
     cache = PlanCache(RULES, choose_plan)
-    found = _candidates(cache.intern(sharding([], ["data"])), (32, 64), cache)
+    found = candidates(cache.intern(sharding([], ["data"])), (32, 64), cache)
     assert layouts(found) == [[[], ["data"]], [["data"], []]]
     # a dim the axes do not divide is not a candidate
-    assert layouts(_candidates(cache.intern(sharding([], ["data"])), (2, 64), cache)) == [
+    assert layouts(candidates(cache.intern(sharding([], ["data"])), (2, 64), cache)) == [
         [[], ["data"]]]
     # a replicated value: the unused axis on each dim it divides, major dims first
-    found = _candidates(cache.intern(sharding([], [], [])), (8, 3, 4), cache)
+    found = candidates(cache.intern(sharding([], [], [])), (8, 3, 4), cache)
     assert layouts(found) == [[[], [], []], [["data"], [], []], [[], [], ["data"]]]
     # at most MAX_CANDIDATES, the propagated sharding first
     two = Mesh((("a", 2), ("b", 2)))
-    found = _candidates(cache.intern(sharding(["a"], [], [], mesh=two)), (4, 4, 4), cache)
+    found = candidates(cache.intern(sharding(["a"], [], [], mesh=two)), (4, 4, 4), cache)
     assert len(found) == 4 and layouts(found)[0] == [["a"], [], []]
 
 
