@@ -207,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="collective kinds (default: all five)")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--runs", type=int, default=30, help="timed calls per size (median)")
+    parser.add_argument("--compute-only", action="store_true",
+                        help="measure only the compute rates and write them into the "
+                             "existing profile (its collective fits kept)")
     parser.add_argument("--out", type=pathlib.Path, default=None,
                         help="profile to write (default: the shipped one, "
                              "python/shardpy/sharding/profiles/<platform>.json)")
@@ -232,6 +235,16 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     baseline, dispatch, dropped = dispatch_baseline(), [], []
+    if args.compute_only:
+        out = args.out or default_profile_path(args.platform)
+        model = CollectiveTimeModel.load(out)
+        model.memory_bytes_per_s, model.flops_per_s = measure_compute(
+            args.warmup, args.runs, baseline)
+        model.save(out)
+        print(f"compute per device (all busy): {model.memory_bytes_per_s / 1e9:.2f} GB/s "
+              f"elementwise, {model.flops_per_s / 1e9:.2f} GFLOP/s matmul; "
+              f"{time.perf_counter() - started:.0f} s; wrote {out}")
+        return 0
     fits = {}
     for kind in kinds:
         fits[kind] = {}
