@@ -233,12 +233,15 @@ class ShardingChoice:
         them must stay as they are, and the carries."""
         values, fixed, carries = [], set(), []
         for op in computed:
-            if any(isinstance(v.type, ir.RankedTensorType) and 0 in v.type.shape
-                   for v in list(op.operands) + list(op.results)):
+            values_of_op = list(op.operands) + list(op.results)
+            meshes = {s.mesh for s in map(self.state.of, values_of_op)
+                      if s is not None and not s.mesh.is_empty}
+            if len(meshes) > 1 or any(isinstance(v.type, ir.RankedTensorType) and 0 in
+                                      v.type.shape for v in values_of_op):
                 # Empty values move nothing: every placement costs the same latency
-                # guesses, so the op and its values keep propagation's answer.
-                fixed.update(op.operands)
-                fixed.update(op.results)
+                # guesses; an op between meshes is not costed (_op_terms). Either way
+                # the op and its values keep propagation's answer.
+                fixed.update(values_of_op)
 
         def settle(value, users_of) -> None:
             s = self.state.of(value)
