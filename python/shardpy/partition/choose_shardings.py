@@ -59,7 +59,7 @@ from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend
                              integer_program)
 from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
-from .plan_choice import choose_plan, plan_time
+from .plan_choice import choose_plan, plan_time, reshard_time
 from .regions import STRUCTURAL_REGION_OPS, program_ops
 
 # The relative gain below which propagation's choice is kept: about the model's error.
@@ -115,6 +115,7 @@ class ShardingChoice:
         self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
         self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
         self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
+        self._reshards: dict = {}  # reshard times (plan_choice.reshard_time's memo)
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -397,7 +398,7 @@ class ShardingChoice:
                     (res_s if is_result else ops_s)[i] = self.groups[g].candidates[pick[g]]
                 plan = self.cache.plan(op, name, operands, results, ops_s, res_s,
                                        template, sources)
-                table[combo] = plan_time(op, ops_s, plan, res_s, self.model)
+                table[combo] = plan_time(op, ops_s, plan, res_s, self.model, self._reshards)
             self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
             terms.append((distinct, {c: weight * t for c, t in table.items()}))
         return terms
@@ -423,8 +424,8 @@ class ShardingChoice:
                             continue
                         pick = {g: a, h: b}
                         combo = tuple(pick[x] for x in distinct)
-                        table[combo] = weight * _reshard_time(cand, target, value.type,
-                                                              self.model)
+                        table[combo] = weight * reshard_time(cand, target, value.type,
+                                                             self.model, self._reshards)
                 terms.append((distinct, table))
         return terms
 
@@ -528,8 +529,3 @@ def _movable(s: TensorSharding | None) -> bool:
     if s is None or s.unreduced or s.mesh.is_empty or getattr(s.mesh, "is_maximal", False):
         return False
     return all(ref.sub is None for d in s.dims for ref in d.axes) and s.rank > 0
-
-
-def _reshard_time(have, want, value_type, model) -> float:
-    from .plan_choice import reshard_time
-    return reshard_time(have, want, value_type, model)

@@ -410,13 +410,20 @@ def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     return total
 
 
-def reshard_time(have, want, value_type, model) -> float:
+def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
     """Seconds the reshard of one value from `have` to `want` takes by `model` (its
-    collectives; None on either side: nothing to move, or partial sums summed)."""
+    collectives; None on either side: nothing to move, or partial sums summed).
+    `memo`: a dict the caller keeps, answering again for the same sharding objects."""
     if want is None and have is not None and have.unreduced:
         want = plain(have, have.dims)
     if want is None or have is None or same_layout(have, want):
         return 0.0
+    if memo is not None:
+        key = (id(have), id(want), tuple(value_type.shape), str(value_type.element_type))
+        found = memo.get(key)
+        if found is None or found[0] is not have or found[1] is not want:
+            found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
+        return found[2]
     try:
         plan = plan_reshard(plain(have, have.dims, have.unreduced),
                             plain(want, want.dims, want.unreduced),
@@ -426,7 +433,8 @@ def reshard_time(have, want, value_type, model) -> float:
     return plan.time(model)
 
 
-def plan_time(op, have_operands, plan: OpPlan, wanted, model) -> float:
+def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None = None
+              ) -> float:
     """Estimated seconds of `op` computed by `plan` between values sharded as
     `have_operands` and `wanted` (its results): the reshards into the plan's operand
     shardings (an iota or constant is remade instead), the op's own compute on its
@@ -436,10 +444,10 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model) -> float:
     for value, have, want in zip(op.operands, have_operands, plan.operands):
         if from_source(value) and want is not None and not want.unreduced:
             continue
-        total += reshard_time(have, want, value.type, model)
+        total += reshard_time(have, want, value.type, model, memo)
     for value, produced, want in zip(op.results, plan.results, wanted):
         if has_uses(value):
-            total += reshard_time(produced, want, value.type, model)
+            total += reshard_time(produced, want, value.type, model, memo)
     return total + compute_time(op, plan, model)
 
 

@@ -147,21 +147,6 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
     """The cheapest plan found from `src` to `dst` for a value of global `shape`.
     `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
     covers; default: the larger of the two meshes)."""
-    key = (src, dst, tuple(shape), element_bytes, num_devices)
-    found = _PLANS.get(key)
-    if found is None:
-        if len(_PLANS) > 50_000:
-            _PLANS.clear()
-        found = _PLANS[key] = _plan_reshard(src, dst, shape, element_bytes, num_devices)
-    return found
-
-
-# (src, dst, shape, element bytes, devices) -> Plan. Plans are pure functions of these
-# and never changed once made: each distinct reshard is planned once per process.
-_PLANS: dict = {}
-
-
-def _plan_reshard(src, dst, shape, element_bytes, num_devices) -> Plan:
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
     if not same_mesh(src, dst):
