@@ -395,29 +395,33 @@ def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     pairs += [p for p in zip(op.results, produced, wanted)
               if has_uses(p[0])]
     for value, have, want in pairs:
-        if want is None and have is not None and have.unreduced:
-            want = plain(have, have.dims)  # partial values are summed where unannotated
-        if want is None or have is None or same_layout(have, want):
-            continue
-        value_type = value.type
         try:
-            total += plan_reshard(plain(have, have.dims, have.unreduced),
-                                  plain(want, want.dims, want.unreduced),
-                                  tuple(value_type.shape),
-                                  element_bytes(value_type.element_type)).cost
+            plan = _reshard_plan(have, want, value.type)
         except ReshardError:
             total += float("inf")
+            continue
+        if plan is not None:
+            total += plan.cost
     return total
+
+
+def _reshard_plan(have, want, value_type):
+    """The reshard planner's plan from `have` to `want` for a value of `value_type`, or
+    None where nothing moves (None on either side, or the same layout); a partial value
+    wanted unannotated is summed. Raises ReshardError where no plan exists."""
+    if want is None and have is not None and have.unreduced:
+        want = plain(have, have.dims)  # partial values are summed where unannotated
+    if want is None or have is None or same_layout(have, want):
+        return None
+    return plan_reshard(plain(have, have.dims, have.unreduced),
+                        plain(want, want.dims, want.unreduced),
+                        tuple(value_type.shape), element_bytes(value_type.element_type))
 
 
 def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
     """Seconds the reshard of one value from `have` to `want` takes by `model` (its
     collectives; None on either side: nothing to move, or partial sums summed).
     `memo`: a dict the caller keeps, answering again for the same sharding objects."""
-    if want is None and have is not None and have.unreduced:
-        want = plain(have, have.dims)
-    if want is None or have is None or same_layout(have, want):
-        return 0.0
     if memo is not None:
         key = (id(have), id(want), tuple(value_type.shape), str(value_type.element_type))
         found = memo.get(key)
@@ -425,12 +429,10 @@ def reshard_time(have, want, value_type, model, memo: dict | None = None) -> flo
             found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
         return found[2]
     try:
-        plan = plan_reshard(plain(have, have.dims, have.unreduced),
-                            plain(want, want.dims, want.unreduced),
-                            tuple(value_type.shape), element_bytes(value_type.element_type))
+        plan = _reshard_plan(have, want, value_type)
     except ReshardError:
         return float("inf")
-    return plan.time(model)
+    return plan.time(model) if plan is not None else 0.0
 
 
 def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None = None
@@ -438,7 +440,7 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None 
     """Estimated seconds of `op` computed by `plan` between values sharded as
     `have_operands` and `wanted` (its results): the reshards into the plan's operand
     shardings (an iota or constant is remade instead), the op's own compute on its
-    local shards (bytes read and written; a dot's or convolution's flops), and the
+    local shards (bytes read and written; a dot's flops), and the
     reshards from what it produces to what its users want."""
     total = 0.0
     for value, have, want in zip(op.operands, have_operands, plan.operands):
