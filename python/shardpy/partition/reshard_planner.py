@@ -157,6 +157,8 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
     permute = _permute_plan(src, dst, shape, element_bytes)
     if permute is not None:
         candidates.append(permute)
+    else:
+        candidates.append(_regrouped_plan(src, dst, shape, element_bytes))
     valid = [p for p in candidates if p is not None]
     if valid:
         # Bytes first, then the largest buffer a plan makes (a gather then slice moves as
@@ -181,6 +183,70 @@ def _permute_plan(src, dst, shape, element_bytes) -> Plan | None:
     result = _with(dst, [list(d.axes) for d in dst.dims], dst.unreduced)
     return Plan([Step("collective_permute", result,
                       cost=float(local_bytes(src, shape, element_bytes)))])
+
+
+def _regrouped_plan(src, dst, shape, element_bytes) -> Plan | None:
+    """Axes moved between dims (all_to_all) until every dim has as many shards as the
+    target's, then one collective_permute onto the target's devices: what a swap of
+    two axes between dims takes without gathering either. On mesh <["x"=2, "y"=4]>:
+
+      [{"x"}, {"y"}]  --all_to_all "y":(2)2 dim 1 -> 0-->  [{"x", "y":(2)2}, {"y":(1)2}]
+                      --collective_permute-->            [{"y"}, {"x"}]
+
+    The surplus of a dim (its shards over the target's) comes off its minor-most axes,
+    split into sub-axes where only a part must go; dims short of shards take them in
+    the order they came off. None where the shard counts cannot be matched that way
+    (other total, sizes with no common factor, decompositions that do not chain) or
+    partial axes differ."""
+    if set(src.unreduced) != set(dst.unreduced):
+        return None
+    rank = src.rank
+    want = [dst.dim_shards(d) for d in range(rank)]
+    have = [src.dim_shards(d) for d in range(rank)]
+    if have == want or math.prod(have) != math.prod(want):
+        return None
+    sizes = src.mesh.axes
+    dims = [list(d.axes) for d in src.dims]
+    pool: list[AxisRef] = []
+    for d in range(rank):
+        surplus = have[d] // math.gcd(have[d], want[d])
+        while surplus > 1:
+            ref = dims[d].pop()
+            lo, hi = aa.span(ref, sizes)
+            part = math.gcd(hi // lo, surplus)
+            if part == 1:
+                return None
+            if part < hi // lo:  # keep the major part, move the minor one
+                dims[d].append(aa.from_span(ref.name, lo, hi // part, sizes))
+                ref = aa.from_span(ref.name, hi // part, hi, sizes)
+            pool.append(ref)
+            surplus //= part
+    for e in range(rank):
+        short = want[e] // aa.axes_size(dims[e], sizes) if want[e] % aa.axes_size(
+            dims[e], sizes) == 0 else 0
+        while short > 1 and pool:
+            ref = pool[0]
+            lo, hi = aa.span(ref, sizes)
+            part = math.gcd(hi // lo, short)
+            if part == 1:
+                return None
+            if part < hi // lo:  # the major part here, the minor part stays in the pool
+                pool[0] = aa.from_span(ref.name, lo * part, hi, sizes)
+                ref = aa.from_span(ref.name, lo, lo * part, sizes)
+            else:
+                pool.pop(0)
+            dims[e].append(ref)
+            short //= part
+    if pool or [aa.axes_size(d, sizes) for d in dims] != want:
+        return None
+    if not aa.chain([a for d in dims for a in d] + list(src.unreduced), sizes):
+        return None
+    middle = _with(src, dims, src.unreduced)
+    first = _general_plan(src, middle, shape, element_bytes)
+    last = _permute_plan(middle, dst, shape, element_bytes)
+    if first is None or last is None:
+        return None
+    return Plan(first.steps + last.steps)
 
 
 def _through_cleared_axes(src, dst, shape, element_bytes) -> Plan | None:
