@@ -116,6 +116,7 @@ class ShardingChoice:
         self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
         self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
         self._reshards: dict = {}  # reshard times (plan_choice.reshard_time's memo)
+        self.calls: dict = {}  # private functions called once: name -> (callee, call)
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -142,6 +143,8 @@ class ShardingChoice:
         computed = [op for op in ops if self._computed(op)]
         loops = [op for op in ops if op.name == "stablehlo.while" and self._computed(op, True)]
         boundaries = [op for op in ops if self._boundary(op)]
+        funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
+        self.calls = _single_calls(ops, funcs_by_name, manual, self.state)
         values, fixed, carries = self._values(computed, loops, set(computed + boundaries))
         groups, group_of = self._groups(computed, values, fixed, carries)
         self.groups = groups
@@ -158,7 +161,6 @@ class ShardingChoice:
             self.report["skipped"] = f"{columns} columns > {MAX_COLUMNS}"
             self.report["seconds"] = _time.perf_counter() - start
             return
-        funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
         terms = self._op_terms(computed, group_of) + self._boundary_terms(
             boundaries, group_of, funcs_by_name)
         choice, before, after = self._solve(groups, terms)
@@ -173,7 +175,15 @@ class ShardingChoice:
             new = group.candidates[k]
             for value in group.values:
                 self.state.write(value, new)
+                self._unannotated.pop(value, None)
                 changed += 1
+        for callee, call in self.calls.values():
+            # The callee's results as its only call's results are now (what the
+            # return's reshards were costed to): nothing to reshard at the call.
+            for i, result in enumerate(call.results):
+                chosen = self._sharding(result)
+                if group_of.get(result) is not None and chosen is not None:
+                    self.state.write_func_result(callee, i, chosen)
         self.report["changed_values"] = changed
         self.report["seconds"] = _time.perf_counter() - start
 
@@ -248,7 +258,8 @@ class ShardingChoice:
             s = self.state.of(value)
             if s is None:
                 s = self._replicated(value)
-            if value in fixed or not _movable(s) or 0 in value.type.shape:
+            if value in fixed or not _movable(s) or not isinstance(
+                    value.type, ir.RankedTensorType) or 0 in value.type.shape:
                 fixed.add(value)
                 return
             for user in users_of:
@@ -258,6 +269,16 @@ class ShardingChoice:
 
         for op in computed:
             for result in op.results:
+                values.append(result)
+                settle(result, _users(result))
+        for callee, call in self.calls.values():
+            # A private function called once: its arguments, and its results (as the
+            # call's results), are chosen like any value; the call's operands and the
+            # callee's return are boundaries to them.
+            for arg in callee.regions[0].blocks[0].arguments:
+                values.append(arg)
+                settle(arg, _users(arg))
+            for result in call.results:
                 values.append(result)
                 settle(result, _users(result))
         for loop in loops:
@@ -373,7 +394,7 @@ class ShardingChoice:
             distinct = list(dict.fromkeys(g for _, _, g in slots))
             if not distinct:
                 continue
-            weight = _trip_weight(op)
+            weight = _trip_weight(op, self.calls)
             # Ops alike (rule, how they combine, each slot's candidates or fixed
             # sharding, sources, unused results) cost alike: each distinct case once
             # (the layers of a model repeat).
@@ -407,7 +428,7 @@ class ShardingChoice:
         """Per operand of a boundary op: the reshard to what the other side has."""
         terms = []
         for op in boundaries:
-            weight = _trip_weight(op)
+            weight = _trip_weight(op, self.calls)
             for i, value in enumerate(op.operands):
                 g, have = self._candidates_of(value, group_of)
                 h, want = self._wanted_at_boundary(op, i, group_of, funcs_by_name)
@@ -438,9 +459,17 @@ class ShardingChoice:
             func = user.parent
             while func is not None and func.name != "func.func":
                 func = func.parent
+            link = self.calls.get(_symbol(func)) if func is not None else None
+            if link is not None:  # the call's result
+                return self._candidates_of(link[1].results[index], group_of)
             return None, [self.state.func_result_sharding(func, index) if func else None]
         if name == "func.call":
-            callee = funcs_by_name.get(ir.FlatSymbolRefAttr(user.attributes["callee"]).value)
+            callee_name = ir.FlatSymbolRefAttr(user.attributes["callee"]).value
+            if callee_name in self.calls:
+                callee = self.calls[callee_name][0]
+                return self._candidates_of(callee.regions[0].blocks[0].arguments[index],
+                                           group_of)
+            callee = funcs_by_name.get(callee_name)
             return None, [self.state.func_arg_sharding(callee, index) if callee else None]
         loop = user if name == "stablehlo.while" else user.parent
         return self._candidates_of(loop.results[index], group_of)
@@ -492,17 +521,65 @@ def _users(value) -> list:
     return found
 
 
-def _trip_weight(op: ir.Operation) -> float:
+def _trip_weight(op: ir.Operation, calls: dict) -> float:
     """How many times `op` runs: the product of the trip counts of the loops around it
     (a `compare LT` of a carry against a constant in the loop's condition; loops
-    without one count once)."""
+    without one count once), through the call site of a function called once
+    (`calls`: _single_calls)."""
     weight = 1.0
     parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "stablehlo.while":
+    seen = set()
+    while parent is not None:
+        if parent.name == "func.func":
+            link = calls.get(_symbol(parent))
+            if link is None or _symbol(parent) in seen:
+                break
+            seen.add(_symbol(parent))
+            parent = link[1]
+        elif parent.name == "stablehlo.while":
             weight *= _trip_count(parent)
         parent = parent.parent
     return weight
+
+
+def _symbol(func: ir.Operation) -> str:
+    return ir.StringAttr(func.attributes["sym_name"]).value
+
+
+def _single_calls(ops, funcs_by_name, manual, state: ShardingState) -> dict:
+    """{name: (callee, its call)} for private functions called exactly once among
+    `ops` (shardpy's import gives each call site its own copy of a callee), neither
+    from nor into a manual computation, nor from themselves, nor between meshes."""
+    calls: dict = {}
+    for op in ops:
+        if op.name != "func.call":
+            continue
+        name = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+        calls.setdefault(name, []).append(op)
+    found = {}
+    for name, sites in calls.items():
+        callee = funcs_by_name.get(name)
+        if callee is None or len(sites) != 1 or name in manual or not callee.regions[0].blocks:
+            continue
+        visibility = callee.attributes["sym_visibility"] if "sym_visibility" in \
+            callee.attributes else None
+        if visibility is None or ir.StringAttr(visibility).value != "private":
+            continue
+        parent = sites[0].parent
+        while parent is not None and parent.name != "func.func":
+            parent = parent.parent
+        if parent is None or _symbol(parent) == name:
+            continue
+        call = sites[0]
+        sides = (list(call.operands) + list(call.results)
+                 + list(callee.regions[0].blocks[0].arguments))
+        meshes = {s.mesh for s in map(state.of, sides) if s is not None}
+        meshes |= {s.mesh for s in state.codec.func_result_shardings(callee)
+                   if s is not None}
+        if len(meshes) > 1:
+            continue  # a call between meshes: moved as propagation placed it
+        found[name] = (callee, call)
+    return found
 
 
 def _trip_count(loop: ir.Operation) -> int:

@@ -203,16 +203,26 @@ class ShardingState:
             return
         if parent.name != "func.func":
             raise ValueError(f"cannot attach a sharding to an argument of {parent.name}")
-        key = "arg_attrs"
-        count = len(arg.owner.arguments)
-        old = (list(ir.ArrayAttr(parent.attributes[key])) if key in parent.attributes
-               else [ir.DictAttr.get({}) for _ in range(count)])
-        entries = {a.name: a.attr for a in ir.DictAttr(old[arg.arg_number])}
-        entries[SHARDING_ATTR] = self.codec.encode(sharding)
-        old[arg.arg_number] = ir.DictAttr.get(entries)
-        parent.attributes[key] = ir.ArrayAttr.get(old)
-        self._signatures.clear()
+        self._write_signature(parent, "arg_attrs", arg.arg_number, len(arg.owner.arguments),
+                              sharding)
         self._cache[value] = sharding
+
+    def write_func_result(self, func_op: ir.Operation, index: int,
+                          sharding: TensorSharding) -> None:
+        """Give result `index` of `func_op` this sharding (its res_attrs)."""
+        count = len(ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+                    .results)
+        self._write_signature(func_op, "res_attrs", index, count, sharding)
+
+    def _write_signature(self, func_op, key: str, index: int, count: int,
+                         sharding: TensorSharding) -> None:
+        old = (list(ir.ArrayAttr(func_op.attributes[key])) if key in func_op.attributes
+               else [ir.DictAttr.get({}) for _ in range(count)])
+        entries = {a.name: a.attr for a in ir.DictAttr(old[index])}
+        entries[SHARDING_ATTR] = self.codec.encode(sharding)
+        old[index] = ir.DictAttr.get(entries)
+        func_op.attributes[key] = ir.ArrayAttr.get(old)
+        self._signatures.clear()
 
     def remember(self, value: ir.Value, sharding: TensorSharding | None) -> None:
         self._cache[value] = sharding

@@ -137,6 +137,51 @@ def test_loop_carries_move_with_the_body(ctx):
         assert [[a.name for a in d.axes] for d in state.of(value).dims] == [["data"], []]
 
 
+CALL = """
+sdy.mesh @mesh = <["data"=4]>
+func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
+                       %arg1: tensor<64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>},
+                       %arg2: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
+                       %arg3: tensor<256x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"data"}]>})
+    -> tensor<32x64xf32> {
+  %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<64xf32>) -> tensor<32x64xf32>
+  %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
+  %2 = call @_layer(%1, %arg2) : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
+  %3 = stablehlo.dot_general %2, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x256xf32>, tensor<256x64xf32>) -> tensor<32x64xf32>
+  return %3 : tensor<32x64xf32>
+}
+func.func private @_layer(%x: tensor<32x64xf32>, %w: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<32x256xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
+  %1 = stablehlo.tanh %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x256xf32>
+  return %1 : tensor<32x256xf32>
+}
+"""
+
+
+def test_a_function_called_once_is_chosen_with_its_caller(ctx):
+    """A private function called once (what JAX emits for jnp.where, jnp.take...; the
+    import gives every call site its own copy) has its arguments and results chosen
+    like any value, with the call's operands and the callee's return as boundaries:
+    here the unannotated activation argument (a whole value, gathered at the call)
+    moves to the batch with the ops around it. The callee's result is written as the
+    call's result is (whole: gathering the [32, 256] activation once is cheaper than
+    gathering the [256, 64] weight for a batch-sharded last dot)."""
+    module, report = choose(CALL, ctx)
+    assert report["changed_values"] > 0
+    state = ShardingState(module.operation)
+    main, callee = module.body.operations[1], module.body.operations[2]
+    batch = [["data"], []]
+
+    def layout(s):  # (None: whole, as an unannotated value is)
+        return [[a.name for a in d.axes] for d in s.dims] if s is not None else [[], []]
+
+    call = [op for op in main.regions[0].blocks[0].operations if op.name == "func.call"][0]
+    assert layout(state.func_arg_sharding(callee, 0)) == batch
+    assert layout(state.func_result_sharding(callee, 0)) == layout(state.of(call.results[0]))
+    body = [op for op in callee.regions[0].blocks[0].operations if op.name != "func.return"]
+    assert [layout(state.of(op.results[0])) for op in body] == [batch, batch]
+
+
 @pytest.fixture(scope="module")
 def runner():
     import run_fuzz
@@ -144,7 +189,7 @@ def runner():
     return run_fuzz.Runner()
 
 
-@pytest.mark.parametrize("text", [FSDP, LOOP], ids=["fsdp", "loop"])
+@pytest.mark.parametrize("text", [FSDP, LOOP, CALL], ids=["fsdp", "loop", "call"])
 def test_chosen_programs_run(runner, text):
     outcome = runner.run_text(text)
     assert outcome.status == "pass", outcome.detail[:3000]
