@@ -48,7 +48,8 @@ def test_candidates_move_axes_and_add_unused_ones():
     assert len(found) == 4 and layouts(found)[0] == [["a"], [], []]
 
 
-FSDP = """
+# Four weights and a batch, FSDP-style; the first two ops (shared with CALL below).
+HEAD = """
 sdy.mesh @mesh = <["data"=4]>
 func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
                        %arg1: tensor<64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>},
@@ -57,7 +58,9 @@ func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@m
     -> tensor<32x64xf32> {
   %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<64xf32>) -> tensor<32x64xf32>
   %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
-  %2 = stablehlo.dot_general %1, %arg2, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
+"""
+
+FSDP = HEAD + """  %2 = stablehlo.dot_general %1, %arg2, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
   %3 = stablehlo.tanh %2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x256xf32>
   %4 = stablehlo.dot_general %3, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x256xf32>, tensor<256x64xf32>) -> tensor<32x64xf32>
   return %4 : tensor<32x64xf32>
@@ -137,16 +140,7 @@ def test_loop_carries_move_with_the_body(ctx):
         assert [[a.name for a in d.axes] for d in state.of(value).dims] == [["data"], []]
 
 
-CALL = """
-sdy.mesh @mesh = <["data"=4]>
-func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
-                       %arg1: tensor<64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>},
-                       %arg2: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
-                       %arg3: tensor<256x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"data"}]>})
-    -> tensor<32x64xf32> {
-  %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<64xf32>) -> tensor<32x64xf32>
-  %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
-  %2 = call @_layer(%1, %arg2) : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
+CALL = HEAD + """  %2 = call @_layer(%1, %arg2) : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
   %3 = stablehlo.dot_general %2, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x256xf32>, tensor<256x64xf32>) -> tensor<32x64xf32>
   return %3 : tensor<32x64xf32>
 }
