@@ -43,8 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-device", action="store_true",
                    help="the input is already a per-device module: run it as it is")
     p.add_argument("--pass-pipeline", help=f"pipeline to partition with (default {DEFAULT_PIPELINE})")
-    p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance (floats)")
-    p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (floats)")
+    p.add_argument("--rtol", type=float,
+                   help="relative tolerance (floats; default per dtype: 1e-4, bf16 0.0625, "
+                        "f16 0.0078)")
+    p.add_argument("--atol", type=float,
+                   help="absolute tolerance (floats; default per dtype: 1e-5, bf16 0.0078, "
+                        "f16 0.00098)")
     p.add_argument("--output", type=Path, help="write outputs to this .npz (out0, out1, ...)")
     p.add_argument("--benchmark", type=int, default=0, metavar="N",
                    help="time N runs after a warm-up; report the median")
@@ -194,7 +198,10 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         comparisons = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
                        for i, (a, e) in enumerate(zip(main_result.outputs, expected))]
         for i, divergence in enumerate(main_result.replica_divergence):
-            if divergence > args.atol:
+            out = main_result.outputs[i]
+            limit = args.atol if args.atol is not None else arrays.default_tolerances(
+                out.dtype)[1]
+            if divergence > limit:
                 comparisons.append(arrays.Comparison(
                     f"out{i} replicas", divergence, False,
                     "devices holding the same shard disagree"))
@@ -266,7 +273,7 @@ def _load_expected(path: Path, count: int):
         missing = [f"out{i}" for i in range(count) if f"out{i}" not in archive.files]
         if missing:
             raise ShardpyError(f"'{path}' lacks {', '.join(missing)}")
-        return [archive[f"out{i}"] for i in range(count)]
+        return [arrays.read_npz(archive, f"out{i}") for i in range(count)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -144,6 +144,65 @@ def host_allocation(name: str, t: TensorType, needed: int | None = None, what: s
         raise _too_large(name, t, needed, what) from None
 
 
+# The .npz convention for dtypes numpy has no type of its own (bfloat16, the float8s:
+# ml_dtypes' types, which jax uses). np.savez writes such an array as raw bytes (dtype
+# `|V2` for bfloat16) and forgets which type it was. shardpy-run writes the array's bits
+# as the unsigned integers of its width under its name, with a string entry
+# "<name>.dtype" naming the type (e.g. out0 = uint16 bits, "out0.dtype" = "bfloat16"),
+# and reads back that form, the raw bytes np.savez makes (the argument's type says what
+# they are), or any float array whose values the argument's type holds exactly.
+DTYPE_TAG = ".dtype"
+
+
+def is_floating(dtype: np.dtype) -> bool:
+    """Floating point, numpy's own types or ml_dtypes' (bfloat16, float8...), which
+    numpy's type hierarchy does not count as inexact."""
+    if np.issubdtype(dtype, np.inexact):
+        return True
+    import ml_dtypes  # ships with jaxlib
+
+    try:
+        ml_dtypes.finfo(dtype)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def default_tolerances(dtype: np.dtype) -> tuple[float, float]:
+    """(rtol, atol) for comparing outputs of `dtype` (see `compare`): at least 1e-4
+    and 1e-5, and for narrow floats 8 and 1 units of the type's precision (bfloat16:
+    0.0625, 0.0078): enough for sums taken in another order, rounded at every partial
+    sum; a wrong partition is off by the values' own size."""
+    if not is_floating(dtype) or np.issubdtype(dtype, np.complexfloating):
+        return 1e-4, 1e-5
+    import ml_dtypes
+
+    eps = float(ml_dtypes.finfo(dtype).eps)
+    return max(1e-4, 8 * eps), max(1e-5, eps)
+
+
+def _unsigned_of(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"uint{dtype.itemsize * 8}")
+
+
+def read_npz(archive, key: str, want: np.dtype | None = None) -> np.ndarray:
+    """Array `key` of an opened .npz in the dtype it was written in: tagged bits
+    ("<key>.dtype") and, where `want` names a type numpy has no type for, raw bytes of
+    its width read as that type."""
+    array = archive[key]
+    tag = key + DTYPE_TAG
+    if tag in archive.files:
+        import ml_dtypes  # noqa: F401  (registers its dtypes by name with numpy)
+
+        dtype = np.dtype(str(archive[tag]))
+        if array.dtype == _unsigned_of(dtype):
+            return array.view(dtype)
+    if want is not None and array.dtype.kind == "V" and array.dtype.itemsize == \
+            want.itemsize and not array.dtype.fields:
+        return array.view(want)
+    return array
+
+
 def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
     """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types."""
     try:
@@ -152,7 +211,8 @@ def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
         raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
     with archive:
         expected = [f"arg{i}" for i in range(len(types))]
-        extra = sorted(set(archive.files) - set(expected))
+        extra = sorted(set(archive.files) - set(expected)
+                       - {k + DTYPE_TAG for k in expected})
         if extra:
             raise ShardpyError(f"'{path}' has array(s) {', '.join(extra)} but the program "
                                f"takes {len(types)} argument(s) ({', '.join(expected) or 'none'})")
@@ -160,13 +220,32 @@ def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
         for key, t in zip(expected, types):
             if key not in archive.files:
                 raise ShardpyError(f"'{path}' has no array '{key}' ({t})")
-            array = archive[key]
+            array = read_npz(archive, key, t.dtype)
+            if array.shape == t.shape and array.dtype != t.dtype and is_floating(
+                    array.dtype) and is_floating(t.dtype):
+                array = _exactly_as(key, array, t)
             if array.shape != t.shape or array.dtype != t.dtype:
                 raise ShardpyError(
                     f"input '{key}' does not match the argument type {t}: expected "
                     f"{t.dtype}{list(t.shape)}, got {array.dtype}{list(array.shape)}")
             arrays.append(array)
     return arrays
+
+
+def _exactly_as(key: str, array: np.ndarray, t: TensorType) -> np.ndarray:
+    """A float array in the argument's float type, where that holds every value
+    exactly (e.g. float32 values that are bfloat16 numbers); else an error."""
+    cast = array.astype(t.dtype)
+    back = cast.astype(array.dtype)
+    same = (back == array) | (np.isnan(back.astype(np.float64)) & np.isnan(
+        array.astype(np.float64)))
+    if not bool(np.all(same)):
+        bad = int((~same).sum())
+        raise ShardpyError(
+            f"input '{key}' is {array.dtype} but the argument is {t}: {bad} of {array.size} "
+            f"values would be rounded; store them as {t.dtype} (the .npz convention: "
+            f"python/shardpy/runtime/arrays.py)")
+    return cast
 
 
 def npz_shapes(path: Path, count: int) -> list[tuple[int, ...] | None]:
@@ -180,7 +259,16 @@ def npz_shapes(path: Path, count: int) -> list[tuple[int, ...] | None]:
 
 
 def save_outputs(path: Path, arrays: Sequence[np.ndarray]) -> None:
-    np.savez(path, **{f"out{i}": a for i, a in enumerate(arrays)})
+    """out0, out1, ... to an .npz; types numpy has none of as tagged bits (DTYPE_TAG)."""
+    entries = {}
+    for i, a in enumerate(arrays):
+        if a.dtype.kind == "V" or (not np.issubdtype(a.dtype, np.number)
+                                   and a.dtype != np.bool_):
+            entries[f"out{i}"] = a.view(_unsigned_of(a.dtype))
+            entries[f"out{i}{DTYPE_TAG}"] = np.array(a.dtype.name)
+        else:
+            entries[f"out{i}"] = a
+    np.savez(path, **entries)
 
 
 @dataclass(frozen=True)
@@ -196,10 +284,11 @@ class Comparison:
         return f"{self.name}: max abs error {self.max_abs_error:.3g} {verdict}{extra}"
 
 
-def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
-            ) -> Comparison:
-    """Integers and booleans exactly; floats within atol + rtol * max|expected| (NaN
-    equals NaN, an infinity equals itself).
+def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float | None = None,
+            atol: float | None = None) -> Comparison:
+    """Integers and booleans exactly; floats (bfloat16 and float16 too) within atol +
+    rtol * max|expected| (NaN equals NaN, an infinity equals itself); None: the dtype's
+    default_tolerances.
 
     The relative part is scaled by the output's largest magnitude, not each element's:
     a partitioned program sums in a different order, and an element that is the small
@@ -211,7 +300,10 @@ def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, at
                           f"{expected.dtype}{list(expected.shape)}")
     if actual.size == 0:
         return Comparison(name, 0.0, True)
-    exact = not np.issubdtype(expected.dtype, np.inexact)
+    default_rtol, default_atol = default_tolerances(expected.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    exact = not is_floating(expected.dtype)
     a = actual.astype(np.complex128 if np.iscomplexobj(actual) else np.float64)
     e = expected.astype(a.dtype)
     with np.errstate(invalid="ignore"):

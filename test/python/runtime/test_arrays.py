@@ -97,3 +97,40 @@ def test_tools_report_a_stray_memory_error_in_one_line(capsys):
 
 def test_host_memory_is_known_here():
     assert arrays.host_memory_bytes() > 0
+
+
+# --------------------------------------------------------------------------- bf16 (issue 15)
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def test_narrow_floats_are_floats_with_their_own_tolerances():
+    assert arrays.is_floating(BF16) and arrays.is_floating(np.dtype(np.float16))
+    assert not arrays.is_floating(np.dtype(np.int32)) and not arrays.is_floating(
+        np.dtype(np.bool_))
+    assert arrays.default_tolerances(F32) == (1e-4, 1e-5)
+    assert arrays.default_tolerances(BF16) == (0.0625, 0.0078125)
+    assert arrays.default_tolerances(np.dtype(np.float16)) == (8 * 2.0 ** -10, 2.0 ** -10)
+
+
+def test_bf16_outputs_compare_as_floats():
+    want = np.linspace(-4, 4, 64).astype(BF16)
+    ulp = (want.astype(np.float32) * np.float32(1 + 2 ** -8)).astype(BF16)  # last bits
+    assert arrays.compare("out0", ulp, want).ok
+    wrong = (want.astype(np.float32) * 0.5).astype(BF16)  # half of a two-way sum
+    c = arrays.compare("out0", wrong, want)
+    assert not c.ok and "differ by more than 0.0078125 + 0.0625" in c.detail
+    # ints stay exact
+    assert not arrays.compare("out0", np.array([1, 2]), np.array([1, 3])).ok
+
+
+def test_npz_round_trip_of_tagged_bits_and_raw_records(tmp_path):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3).astype(BF16)
+    arrays.save_outputs(tmp_path / "o.npz", [x, np.ones(2, np.float32)])
+    with np.load(tmp_path / "o.npz") as archive:
+        assert archive["out0"].dtype == np.uint16 and str(archive["out0.dtype"]) == "bfloat16"
+        back = arrays.read_npz(archive, "out0")
+        assert back.dtype == BF16 and np.array_equal(back, x)
+        assert arrays.read_npz(archive, "out1").dtype == np.float32
+    np.savez(tmp_path / "raw.npz", arg0=x)  # what np.savez does with an ml_dtypes array
+    loaded = arrays.load_inputs(tmp_path / "raw.npz", [TensorType((2, 3), BF16, "bf16")])
+    assert loaded[0].dtype == BF16 and np.array_equal(loaded[0], x)
