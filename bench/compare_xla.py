@@ -17,7 +17,7 @@ Each program (bench/xla_programs.py) is lowered once by JAX 0.10.2 with
 
 One table: collectives by kind on each side, cost-weighted bytes per device (shardpy's
 cost model, python/shardpy/sharding/collective_time.py; XLA's collectives read from its
-optimized HLO by bench/hlo_collectives.py), XLA's per-device peak memory for each
+optimized HLO by shardpy.runtime.hlo_collectives), XLA's per-device peak memory for each
 executable, and the median step time over --repeat runs (the two sides alternate, inputs
 resident, through the same PjRt call), with shardpy/XLA ratios; the outputs of the two
 are compared with shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`,
@@ -135,7 +135,7 @@ def _xla_side(lowered, inputs, row) -> dict | None:
     import numpy as np
 
     from shardpy.ir import jaxlib_bridge
-    import hlo_collectives
+    from shardpy.runtime import hlo_collectives
 
     out = row["xla"]
     try:
@@ -171,7 +171,7 @@ def _shardpy_side(text, context, global_sig, inputs, row, pipeline) -> dict | No
     from shardpy.runtime import stats
     from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
     from shardpy.pipeline import Pipeline
-    import hlo_collectives
+    from shardpy.runtime import hlo_collectives
 
     out = row["shardpy"]
     engine = DiagnosticEngine(f"<{row['program']}>")

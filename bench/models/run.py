@@ -30,7 +30,7 @@ Measured, per side:
                (params, opt_state, batch) -> (params, opt_state, loss) feeds two back);
                otherwise the arguments are reused (fresh copies, outside the timing, of any
                donated one);
-  collectives  read by bench/hlo_collectives.py out of the optimized HLO of the executable
+  collectives  read by shardpy.runtime.hlo_collectives out of the optimized HLO of the executable
                each side runs: `jax.jit(step).lower(*args).compile()` and, for shardpy, the
                jax.jit that runs its per-device program (inputs laid out, shard_map, the
                inlined per-device module), lowered and compiled the same way; static counts
@@ -68,7 +68,7 @@ WARMUP = 3
 MIN_RUNS = 20
 SIDES = ("jax", "shardpy")
 
-for _path in (MODELS_DIR, BENCH_DIR, ROOT):  # `from common import ...`, hlo_collectives
+for _path in (MODELS_DIR, BENCH_DIR, ROOT):  # `from common import ...`
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
@@ -305,16 +305,13 @@ def _time(row, jitted, first, args, donate, runs) -> None:
 
 
 def _shardpy_compiled(jitted, args):
-    """The executable shardpy.jit runs for `args`: the jax.jit around its per-device
-    program (jaxlib_bridge.shard_map_executor), lowered and compiled for the same leaves."""
-    import jax
-
-    program = jitted._program(args)  # cached by the first call's abstract signature
-    return program.executor.lower(*jax.tree.leaves(list(args))).compile()
+    """The executable shardpy.jit runs for `args` (its Lowered is cached by the first
+    call's abstract signature)."""
+    return jitted.lower(*args).compile()
 
 
 def _executable_stats(compiled, devices: int) -> dict:
-    import hlo_collectives
+    from shardpy.runtime import hlo_collectives
     from shardpy.ir import jaxlib_bridge
 
     found = hlo_collectives.read_collectives(

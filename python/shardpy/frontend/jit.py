@@ -2,7 +2,10 @@
 
     f = shardpy.jit(loss_and_grads, in_shardings=(x_sharding, w_sharding))
     loss, grads = f(x, w)            # jax.Arrays in and out, NamedShardings on the outputs
-    f.lower(x, w).partitioned_module # what shardpy made of it
+    lowered = f.lower(x, w)          # arrays or jax.ShapeDtypeStructs with shardings
+    lowered.as_text()                # JAX's global module; per_device=True: shardpy's
+    compiled = lowered.compile()     # XLA's executable: as_text(), cost_analysis(),
+    compiled(x, w)                   # memory_analysis(), input/output_shardings, report
 
 How: JAX lowers `fun` to StableHLO + sdy exactly as jax.jit would; shardpy partitions it
 into a per-device module; a JAX primitive whose lowering inlines that module runs it
@@ -14,7 +17,7 @@ partitioned program.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from jaxlib.mlir import ir
@@ -29,16 +32,95 @@ PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
 
 @dataclass
 class Lowered:
-    """What shardpy.jit made of one call signature."""
+    """What shardpy.jit made of one call signature (jax.stages.Lowered's counterpart)."""
 
     global_module: str       # JAX's StableHLO + sdy, as jax.jit(...).lower(...).as_text()
     partitioned_module: str  # shardpy's per-device module
     report: dict             # collectives (count, bytes per device) of the per-device module
     in_specs: tuple = ()
     out_specs: tuple = ()
+    _program: Any = field(default=None, repr=False, compare=False)
 
-    def as_text(self, which: str = "partitioned") -> str:
-        return self.partitioned_module if which == "partitioned" else self.global_module
+    def as_text(self, dialect: str | None = None, *, per_device: bool = False) -> str:
+        """The module as text: JAX's global StableHLO with its shardings (what
+        jax.jit(...).lower(...).as_text() prints), or with `per_device` shardpy's
+        per-device module. `dialect`: "stablehlo" (the only one there is)."""
+        if dialect not in (None, "stablehlo"):
+            raise ValueError(f"shardpy.jit: no {dialect!r} text of a lowered program; "
+                             f"dialect='stablehlo' is the one there is")
+        return self.partitioned_module if per_device else self.global_module
+
+    def compile(self) -> "Compiled":
+        """XLA's executable of the per-device program (compiled once, then kept)."""
+        program = self._program
+        if program.compiled is None:
+            program.compiled = Compiled(self, program)
+        return program.compiled
+
+
+class Compiled:
+    """XLA's executable of shardpy's per-device program, as jax.stages.Compiled: call it
+    with the dynamic arguments (static ones are part of the program); `as_text()` is
+    XLA's optimized per-device HLO; `report` counts the collectives before XLA's
+    optimizations (shardpy's module) and after them (the executable)."""
+
+    def __init__(self, lowered: Lowered, program: "_Program"):
+        import jax
+
+        self.lowered = lowered
+        self._program = program
+        self._executable = program.executor.lower(*program.in_avals).compile()
+        self._jax = jax
+        self._report = None
+
+    def __call__(self, *args):
+        jax = self._jax
+        leaves, tree = jax.tree_util.tree_flatten(list(args))
+        if tree != self._program.in_tree:
+            raise TypeError(f"shardpy.jit: the compiled program takes arguments structured "
+                            f"as {self._program.in_tree}, got {tree}")
+        outputs = self._executable(*leaves)
+        return jax.tree_util.tree_unflatten(self._program.out_tree, list(outputs))
+
+    def as_text(self) -> str:
+        return self._executable.as_text()
+
+    def cost_analysis(self):
+        return self._executable.cost_analysis()
+
+    def memory_analysis(self):
+        return self._executable.memory_analysis()
+
+    def runtime_executable(self):
+        """The PjRt loaded executable (as jax.stages.Compiled's)."""
+        return self._executable.runtime_executable()
+
+    @property
+    def input_shardings(self):
+        """(the dynamic arguments' shardings as the arguments nest, {}), as jax's."""
+        flat = self._executable.input_shardings[0]
+        args = self._jax.tree_util.tree_unflatten(self._program.in_tree, list(flat))
+        return tuple(args), {}
+
+    @property
+    def output_shardings(self):
+        flat = self._executable.output_shardings
+        return self._jax.tree_util.tree_unflatten(self._program.out_tree, list(flat))
+
+    @property
+    def report(self) -> dict:
+        """{"before_xla": the per-device module's collectives (what Lowered.report
+        has), "after_xla": the executable's, after XLA's combiners and simplifiers}:
+        per kind, count and bytes per device (static: a loop body counts once)."""
+        if self._report is None:
+            from ..runtime import hlo_collectives
+
+            found = hlo_collectives.read_collectives(
+                jaxlib_bridge.hlo_instructions(jaxlib_bridge.loaded_executable(
+                    self._executable), hlo_collectives.OPCODES), self._program.devices)
+            self._report = {"before_xla": self.lowered.report.get("collectives", {}),
+                            "after_xla": found.by_kind()}
+        return self._report
 
 
 @dataclass
@@ -47,6 +129,10 @@ class _Program:
     executor: Callable
     out_tree: Any
     num_dynamic: int
+    in_tree: Any = None
+    in_avals: tuple = ()  # the dynamic leaves as jax.ShapeDtypeStructs (for compile)
+    devices: int = 1
+    compiled: Any = None
 
 
 class Jitted:
@@ -136,8 +222,14 @@ class Jitted:
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs,
             donate=self._donated_flat(args), padded=padded)
-        return _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
-                        executor, lowered.out_tree, len(in_specs))
+        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
+        leaves, in_tree = jax.tree_util.tree_flatten(dynamic)
+        program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
+                           executor, lowered.out_tree, len(in_specs), in_tree,
+                           tuple(_aval(leaf) for leaf in leaves),
+                           mesh.size if mesh is not None else 1)
+        program.lowered._program = program
+        return program
 
     def _donated_flat(self, args) -> tuple[int, ...]:
         import jax
@@ -175,6 +267,8 @@ class Jitted:
                 continue
             for path, leaf in jax.tree_util.tree_flatten_with_path(arg)[0]:
                 if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
+                    visit(leaf.sharding, _path_name(i, path))
+                elif isinstance(leaf, jax.ShapeDtypeStruct) and leaf.sharding is not None:
                     visit(leaf.sharding, _path_name(i, path))
         if not found:
             try:
@@ -219,6 +313,19 @@ def _path_name(index: int, path) -> str:
 
     rest = path[1:] if path else ()
     return f"args[{index}]" + jax.tree_util.keystr(tuple(rest))
+
+
+def _aval(leaf):
+    """A leaf as a jax.ShapeDtypeStruct (with its sharding where it has one)."""
+    import jax
+    import numpy as np
+
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return leaf
+    if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
+        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=leaf.sharding)
+    array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
+    return jax.ShapeDtypeStruct(array.shape, array.dtype)
 
 
 def _abstract_key(leaf, where: str):

@@ -9,7 +9,7 @@ is defined over, n = replica group size):
     collective_permute  S              (S = operand)
     collective_broadcast S             (S = operand)
 These are the cost-weighted bytes of shardpy.runtime.stats (IR statistics) and of
-bench/hlo_collectives.py (XLA's HLO), so both sides of a comparison are costed alike.
+shardpy.runtime.hlo_collectives (XLA's HLO), so both sides of a comparison are costed alike.
 
 Time (`CollectiveTimeModel.time`): per collective kind and group size,
     time = latency + bytes / bandwidth        (bytes: the cost-weighted bytes above)

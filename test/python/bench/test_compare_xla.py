@@ -12,7 +12,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
 
-import hlo_collectives as hc  # noqa: E402
+from shardpy.runtime import hlo_collectives as hc  # noqa: E402
 
 
 # --------------------------------------------------------------------------- the HLO reader

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from shardpy.sharding.collective_time import collective_cost_bytes
+from ..sharding.collective_time import collective_cost_bytes
 
 # HloOpcode name -> the kind shardpy.runtime.stats uses
 OPCODES = {
