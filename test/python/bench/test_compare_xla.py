@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "bench"))
 
 
 # --------------------------------------------------------------------------- end to end
