@@ -138,12 +138,16 @@ class _Program:
 class Jitted:
     def __init__(self, fun: Callable, in_shardings=None, out_shardings=None,
                  static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = (),
-                 pass_pipeline: str = PARTITION_PIPELINE):
+                 pass_pipeline: str = PARTITION_PIPELINE, static_argnames=(),
+                 donate_argnames=()):
         self.fun = fun
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
-        self.static_argnums = _tuple(static_argnums)
-        self.donate_argnums = _tuple(donate_argnums)
+        self._signature = _signature_of(fun)
+        self.static_argnums = tuple(sorted(set(_tuple(static_argnums)) | set(
+            self._positions(static_argnames, "static_argnames"))))
+        self.donate_argnums = tuple(sorted(set(_tuple(donate_argnums)) | set(
+            self._positions(donate_argnames, "donate_argnames"))))
         self.pass_pipeline = pass_pipeline
         self._cache: dict = {}
         self._lock = threading.Lock()
@@ -151,7 +155,8 @@ class Jitted:
         self.__doc__ = getattr(fun, "__doc__", None)
 
     # -- public ----------------------------------------------------------------------------
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        args = self._positional(args, kwargs)
         program = self._program(args)
         dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
         import jax
@@ -160,8 +165,52 @@ class Jitted:
         outputs = program.executor(*leaves)
         return jax.tree_util.tree_unflatten(program.out_tree, list(outputs))
 
-    def lower(self, *args) -> Lowered:
-        return self._program(args).lowered
+    def lower(self, *args, **kwargs) -> Lowered:
+        return self._program(self._positional(args, kwargs)).lowered
+
+    # -- arguments by name ---------------------------------------------------------------
+    def _positions(self, names, what: str) -> list[int]:
+        """Positions of the parameters `names` (a str or several), as jax.jit resolves
+        static_argnames and donate_argnames."""
+        names = (names,) if isinstance(names, str) else tuple(names or ())
+        if not names:
+            return []
+        params = self._positional_parameters(what)
+        missing = [n for n in names if n not in params]
+        if missing:
+            raise ValueError(f"shardpy.jit: {what} names {', '.join(missing)}, but "
+                             f"{getattr(self.fun, '__name__', 'the function')} has no "
+                             f"positional parameter of that name (shardpy.jit passes "
+                             f"arguments by position)")
+        return [params.index(n) for n in names]
+
+    def _positional_parameters(self, what: str) -> list[str]:
+        import inspect
+
+        if self._signature is None:
+            raise ValueError(f"shardpy.jit: {what} needs the function's signature, which "
+                             f"inspect cannot read")
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        return [p.name for p in self._signature.parameters.values() if p.kind in kinds]
+
+    def _positional(self, args: tuple, kwargs: dict) -> tuple:
+        """Keyword arguments moved to their positions (defaults filled in before them),
+        so that statics, donation and the cache key see one form of every call."""
+        if not kwargs:
+            return args
+        if self._signature is None:
+            raise TypeError("shardpy.jit: keyword arguments need the function's signature, "
+                            "which inspect cannot read")
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"shardpy.jit: {err}") from None
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise TypeError(f"shardpy.jit: keyword-only arguments "
+                            f"({', '.join(bound.kwargs)}) are not supported yet; make them "
+                            f"positional")
+        return tuple(bound.args)
 
     # -- compile -------------------------------------------------------------------------
     def _program(self, args) -> _Program:
@@ -289,15 +338,27 @@ class Jitted:
 
 
 def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None,
-        static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = ()):
+        static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = (),
+        static_argnames: str | Sequence[str] = (), donate_argnames: str | Sequence[str] = ()):
     """Like jax.jit, partitioned by shardpy. Usable as a decorator with or without
     arguments."""
-    if fun is None:
-        return lambda f: Jitted(f, in_shardings, out_shardings, static_argnums, donate_argnums)
-    return Jitted(fun, in_shardings, out_shardings, static_argnums, donate_argnums)
+    def make(f):
+        return Jitted(f, in_shardings, out_shardings, static_argnums, donate_argnums,
+                      static_argnames=static_argnames, donate_argnames=donate_argnames)
+
+    return make if fun is None else make(fun)
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _signature_of(fun):
+    import inspect
+
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
 
 
 def _tuple(value) -> tuple[int, ...]:

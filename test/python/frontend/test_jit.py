@@ -168,6 +168,28 @@ def test_lowered_and_compiled_mirror_jax_stages(mesh):
     assert report["after_xla"]["all_reduce"]["count"] >= 1
 
 
+def test_static_and_donated_arguments_by_name(mesh):
+    """static_argnames / donate_argnames resolve to positions as in jax.jit, and keyword
+    arguments (defaults filled in) reach the same cached program as positional ones."""
+    x, w1, w2 = arrays(mesh, *LAYOUTS["fsdp"])
+
+    def scaled(x, w1, w2, factor=2.0):
+        return mlp(x, w1, w2) * factor
+
+    f = shardpy.jit(scaled, static_argnames="factor", donate_argnames=("x",))
+    g = jax.jit(scaled, static_argnames="factor", donate_argnames=("x",))
+    assert f.static_argnums == (3,) and f.donate_argnums == (0,)
+    for kwargs in ({}, {"factor": 3.0}):
+        ours = f(jnp.copy(x), w1, w2, **kwargs)
+        theirs = g(jnp.copy(x), w1, w2, **kwargs)
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5,
+                                   atol=1e-4)
+    f(jnp.copy(x), w1=w1, w2=w2, factor=3.0)
+    assert len(f._cache) == 2  # (factor 2.0 by default, 3.0 by position and by name)
+    with pytest.raises(ValueError, match="no positional parameter of that name"):
+        shardpy.jit(scaled, static_argnames="scale")
+
+
 def test_non_array_argument_is_a_type_error_naming_its_path(mesh):
     x, _, _ = arrays(mesh, *LAYOUTS["dp"])
     with pytest.raises(TypeError, match=r"args\[1\]\['name'\] is a str"):
