@@ -79,8 +79,9 @@ class Compiled:
         if tree != self._program.in_tree:
             raise TypeError(f"shardpy.jit: the compiled program takes arguments structured "
                             f"as {self._program.in_tree}, got {tree}")
-        outputs = self._executable(*leaves)
-        return jax.tree_util.tree_unflatten(self._program.out_tree, list(outputs))
+        outputs = self._executable(*_key_data(leaves))
+        return jax.tree_util.tree_unflatten(self._program.out_tree,
+                                            _typed_keys(outputs, self._program.out_key_impls))
 
     def as_text(self) -> str:
         return self._executable.as_text()
@@ -133,6 +134,7 @@ class _Program:
     in_avals: tuple = ()  # the dynamic leaves as jax.ShapeDtypeStructs (for compile)
     devices: int = 1
     compiled: Any = None
+    out_key_impls: tuple = ()  # per output leaf: its PRNG impl where it is a typed key
 
 
 class Jitted:
@@ -162,8 +164,9 @@ class Jitted:
         import jax
 
         leaves = jax.tree_util.tree_leaves(dynamic)
-        outputs = program.executor(*leaves)
-        return jax.tree_util.tree_unflatten(program.out_tree, list(outputs))
+        outputs = program.executor(*_key_data(leaves))
+        return jax.tree_util.tree_unflatten(program.out_tree,
+                                            _typed_keys(outputs, program.out_key_impls))
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self._program(self._positional(args, kwargs)).lowered
@@ -276,7 +279,9 @@ class Jitted:
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
                            executor, lowered.out_tree, len(in_specs), in_tree,
                            tuple(_aval(leaf) for leaf in leaves),
-                           mesh.size if mesh is not None else 1)
+                           mesh.size if mesh is not None else 1,
+                           out_key_impls=tuple(_key_impl(info.dtype) for info in
+                                               jax.tree_util.tree_leaves(lowered.out_info)))
         program.lowered._program = program
         return program
 
@@ -377,16 +382,73 @@ def _path_name(index: int, path) -> str:
 
 
 def _aval(leaf):
-    """A leaf as a jax.ShapeDtypeStruct (with its sharding where it has one)."""
+    """A leaf as the executor takes it, as a jax.ShapeDtypeStruct (with its sharding
+    where it has one): a typed PRNG key as its key data (uint32, one more dim)."""
     import jax
     import numpy as np
 
-    if isinstance(leaf, jax.ShapeDtypeStruct):
-        return leaf
-    if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
-        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=leaf.sharding)
+    if isinstance(leaf, (jax.ShapeDtypeStruct, jax.Array)) and not isinstance(
+            leaf, jax.core.Tracer):
+        sharding = getattr(leaf, "sharding", None)
+        if _key_impl(leaf.dtype) is not None:
+            data = jax.eval_shape(jax.random.key_data, jax.ShapeDtypeStruct(leaf.shape,
+                                                                            leaf.dtype))
+            return jax.ShapeDtypeStruct(data.shape, data.dtype, sharding=sharding)
+        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=sharding)
     array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
     return jax.ShapeDtypeStruct(array.shape, array.dtype)
+
+
+# Typed PRNG keys (jax.random.key, nnx.Rngs' state) cross the program boundary as their
+# key data: JAX's lowered module has tensor<...x2xui32> where the key array has its
+# own rank, and the per-device program runs on that data. Keys go in as data and come
+# out wrapped again with the impl JAX's lowering gives each output.
+def _key_impl(dtype):
+    """The PRNG impl of a typed key dtype (key<fry>...), else None."""
+    import jax
+
+    try:
+        if jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key):
+            return dtype._impl  # (KeyTy's impl: what wrap_key_data takes)
+    except TypeError:
+        pass
+    return None
+
+
+def _key_data(leaves) -> list:
+    import jax
+
+    return [jax.random.key_data(x) if _key_impl(getattr(x, "dtype", None)) is not None
+            else x for x in leaves]
+
+
+def _typed_keys(outputs, impls) -> list:
+    return [_wrap(x, impl) if impl is not None else x
+            for x, impl in zip(outputs, impls)] + list(outputs[len(impls):])
+
+
+_WRAPPERS: dict = {}
+
+
+def _wrap(data, impl):
+    """Key data wrapped as typed keys, laid out as the data is (its last dim, the key's
+    words, is whole): wrap_key_data alone would return them replicated."""
+    import functools
+
+    import jax
+
+    sharding = getattr(data, "sharding", None)
+    target = None
+    if isinstance(sharding, jax.sharding.NamedSharding):
+        spec = tuple(sharding.spec) + (None,) * (data.ndim - len(sharding.spec))
+        target = jax.sharding.NamedSharding(sharding.mesh,
+                                            jax.sharding.PartitionSpec(*spec[:-1]))
+    key = (str(impl), target)
+    wrapper = _WRAPPERS.get(key)
+    if wrapper is None:
+        wrapper = _WRAPPERS[key] = jax.jit(
+            functools.partial(jax.random.wrap_key_data, impl=impl), out_shardings=target)
+    return wrapper(data)
 
 
 def _abstract_key(leaf, where: str):
@@ -428,6 +490,7 @@ def _partition(global_text: str, pipeline_text: str):
     engine = DiagnosticEngine("<shardpy.jit>")
     with engine.capturing(context):
         module = ir.Module.parse(global_text, context=context)
+        opened = _open_unspecified_results(module)
         global_sig = runtime.signature(module.operation)
         ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
             module, engine)
@@ -441,7 +504,8 @@ def _partition(global_text: str, pipeline_text: str):
                       for inner in op.regions[0].blocks[0].operations)
         report = stats.module_stats(op).to_json()
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
-        out_specs = tuple(_spec(v.sharding, v.name) for v in signature.results)
+        out_specs = tuple(_spec(v.sharding, v.name, trim=i in opened)
+                          for i, v in enumerate(signature.results))
         local_outs = tuple((v.type.shape, v.type.dtype) for v in signature.results)
         padded = tuple(tuple(_padding(g, v) for g, v in zip(global_sig_values, values))
                        for global_sig_values, values in ((global_sig.args, signature.args),
@@ -459,6 +523,41 @@ def _partition(global_text: str, pipeline_text: str):
     return text, in_specs, out_specs, local_outs, report, sharded, padded
 
 
+def _open_unspecified_results(module) -> set[int]:
+    """Results of @main that JAX left without a sharding (out_shardings unspecified on
+    a mesh of Auto axes) get an open one, every dim `{?}`: the partitioner chooses their
+    layout by propagation, as Shardy does inside jax.jit (a result without any sharding
+    would be made whole). Only where the module has exactly one mesh of several axes
+    (JAX adds an empty one for its own constraints). Returns their indices."""
+    from jaxlib.mlir.dialects import sdy
+
+    ops = [op.operation for op in module.body.operations]
+    meshes = [ir.StringAttr(op.attributes["sym_name"]).value for op in ops
+              if op.name == "sdy.mesh" and len(sdy.MeshAttr(op.attributes["mesh"]).axes)]
+    main = next((op for op in ops if op.name == "func.func" and ir.StringAttr(
+        op.attributes["sym_name"]).value == "main"), None)
+    if len(meshes) != 1 or main is None:
+        return set()
+    opened = set()
+    results = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results
+    with module.context:
+        old = (list(ir.ArrayAttr(main.attributes["res_attrs"])) if "res_attrs" in
+               main.attributes else [ir.DictAttr.get({}) for _ in results])
+        new = []
+        for attrs, result_type in zip(old, results):
+            entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
+            if "sdy.sharding" not in entries and isinstance(result_type, ir.RankedTensorType):
+                rank = ir.RankedTensorType(result_type).rank
+                dims = [sdy.DimensionShardingAttr.get([], is_closed=False)
+                        for _ in range(rank)]
+                entries["sdy.sharding"] = sdy.TensorShardingAttr.get(meshes[0], dims, [],
+                                                                     [])
+                opened.add(len(new))
+            new.append(ir.DictAttr.get(entries))
+        main.attributes["res_attrs"] = ir.ArrayAttr.get(new)
+    return opened
+
+
 def _padding(global_value, local_value):
     """(global shape, shape padded to whole shards) of a boundary value, or None when
     its shards divide it (shardpy.lowering.padding: uneven dims are padded to ceil shards)."""
@@ -469,8 +568,9 @@ def _padding(global_value, local_value):
     return None if padded == shape else (shape, padded)
 
 
-def _spec(sharding, name: str):
-    """A PartitionSpec for a boundary sharding (full mesh axes only)."""
+def _spec(sharding, name: str, trim: bool = False):
+    """A PartitionSpec for a boundary sharding (full mesh axes only); `trim`: without
+    trailing Nones, as JAX writes the spec of a layout its compiler chose."""
     from jax.sharding import PartitionSpec
 
     if sharding is None:
@@ -486,4 +586,6 @@ def _spec(sharding, name: str):
                              f"which a PartitionSpec cannot express")
         names = tuple(a.name for a in dim.axes)
         entries.append(None if not names else names[0] if len(names) == 1 else names)
+    while trim and entries and entries[-1] is None:
+        entries.pop()
     return PartitionSpec(*entries)

@@ -489,7 +489,12 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
                 outs[i] = outs[i][tuple(slice(0, n) for n in pair[0])]
         return tuple(outs)
 
-    return jax.jit(run, donate_argnums=tuple(donate))
+    if any(pair is not None for pair in pad_out):  # uneven results: XLA lays them out
+        return jax.jit(run, donate_argnums=tuple(donate))
+    # The results as shardpy laid them out, with the specs it gives (under Auto axes XLA
+    # would otherwise pick the jit's output layouts and write their specs its own way).
+    out_shardings = tuple(jax.sharding.NamedSharding(mesh, spec) for spec in out_specs)
+    return jax.jit(run, donate_argnums=tuple(donate), out_shardings=out_shardings)
 
 
 def _constrained(x, mesh, spec, explicit: bool):
