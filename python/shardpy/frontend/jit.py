@@ -390,6 +390,8 @@ def _aval(leaf):
     if isinstance(leaf, (jax.ShapeDtypeStruct, jax.Array)) and not isinstance(
             leaf, jax.core.Tracer):
         sharding = getattr(leaf, "sharding", None)
+        if not isinstance(sharding, jax.sharding.NamedSharding):
+            sharding = None  # (an array on one device moves where the program runs)
         if _key_impl(leaf.dtype) is not None:
             data = jax.eval_shape(jax.random.key_data, jax.ShapeDtypeStruct(leaf.shape,
                                                                             leaf.dtype))

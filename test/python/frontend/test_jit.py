@@ -168,6 +168,17 @@ def test_lowered_and_compiled_mirror_jax_stages(mesh):
     assert report["after_xla"]["all_reduce"]["count"] >= 1
 
 
+def test_compile_takes_an_uncommitted_array(mesh):
+    """An array made on the default device (an optimizer's step count) beside sharded
+    ones: it moves where the program runs, at compile() as at a call."""
+    x, w1, w2 = arrays(mesh, *LAYOUTS["fsdp"])
+    step = jnp.int32(3)
+    f = shardpy.jit(lambda x, w1, w2, n: mlp(x, w1, w2) * n)
+    compiled = f.lower(x, w1, w2, step).compile()
+    np.testing.assert_allclose(np.asarray(compiled(x, w1, w2, step)),
+                               np.asarray(f(x, w1, w2, step)), rtol=1e-6)
+
+
 def test_static_and_donated_arguments_by_name(mesh):
     """static_argnames / donate_argnames resolve to positions as in jax.jit, and keyword
     arguments (defaults filled in) reach the same cached program as positional ones."""
