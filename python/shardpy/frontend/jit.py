@@ -65,23 +65,19 @@ class Compiled:
     optimizations (shardpy's module) and after them (the executable)."""
 
     def __init__(self, lowered: Lowered, program: "_Program"):
-        import jax
-
         self.lowered = lowered
         self._program = program
         self._executable = program.executor.lower(*program.in_avals).compile()
-        self._jax = jax
         self._report = None
 
     def __call__(self, *args):
-        jax = self._jax
+        import jax
+
         leaves, tree = jax.tree_util.tree_flatten(list(args))
         if tree != self._program.in_tree:
             raise TypeError(f"shardpy.jit: the compiled program takes arguments structured "
                             f"as {self._program.in_tree}, got {tree}")
-        outputs = self._executable(*_key_data(leaves))
-        return jax.tree_util.tree_unflatten(self._program.out_tree,
-                                            _typed_keys(outputs, self._program.out_key_impls))
+        return _execute(self._executable, leaves, self._program)
 
     def as_text(self) -> str:
         return self._executable.as_text()
@@ -99,14 +95,18 @@ class Compiled:
     @property
     def input_shardings(self):
         """(the dynamic arguments' shardings as the arguments nest, {}), as jax's."""
+        import jax
+
         flat = self._executable.input_shardings[0]
-        args = self._jax.tree_util.tree_unflatten(self._program.in_tree, list(flat))
+        args = jax.tree_util.tree_unflatten(self._program.in_tree, list(flat))
         return tuple(args), {}
 
     @property
     def output_shardings(self):
+        import jax
+
         flat = self._executable.output_shardings
-        return self._jax.tree_util.tree_unflatten(self._program.out_tree, list(flat))
+        return jax.tree_util.tree_unflatten(self._program.out_tree, list(flat))
 
     @property
     def report(self) -> dict:
@@ -163,10 +163,7 @@ class Jitted:
         dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
         import jax
 
-        leaves = jax.tree_util.tree_leaves(dynamic)
-        outputs = program.executor(*_key_data(leaves))
-        return jax.tree_util.tree_unflatten(program.out_tree,
-                                            _typed_keys(outputs, program.out_key_impls))
+        return _execute(program.executor, jax.tree_util.tree_leaves(dynamic), program)
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self._program(self._positional(args, kwargs)).lowered
@@ -424,9 +421,15 @@ def _key_data(leaves) -> list:
             else x for x in leaves]
 
 
-def _typed_keys(outputs, impls) -> list:
-    return [_wrap(x, impl) if impl is not None else x
-            for x, impl in zip(outputs, impls)] + list(outputs[len(impls):])
+def _execute(run, leaves, program):
+    """`run` (the executor, or its compiled executable) on the dynamic leaves, typed
+    keys going in as data and coming out typed again, as the function's result tree."""
+    import jax
+
+    outputs = run(*_key_data(leaves))
+    typed = [_wrap(x, impl) if impl is not None else x
+             for x, impl in zip(outputs, program.out_key_impls)]
+    return jax.tree_util.tree_unflatten(program.out_tree, typed)
 
 
 _WRAPPERS: dict = {}
