@@ -216,6 +216,11 @@ class OpFamily:
     fused        XLA fuses it into the ops around it (elementwise math, broadcasts,
                  transposes, reshapes): it reads and writes no memory of its own, so
                  shardpy-choose-shardings' compute estimate counts none for it
+    touches      the memory its compute estimate counts: "all" (every operand read
+                 whole, every result written), "result" (it reads only what it writes,
+                 and its index operands: gather, slice, dynamic_slice), "in place" (it
+                 writes into its first operands' buffers, reading and writing only what
+                 its other operands say: scatter, dynamic_update_slice)
     """
     names: tuple[str, ...]
     rule: Callable | None = None
@@ -237,6 +242,7 @@ class OpFamily:
     xla_moves_dynamic_slice: bool = False
     xla_splits_all_to_all: bool = False
     fused: bool = False
+    touches: str = "all"
 
     @property
     def structural(self) -> bool:

@@ -143,22 +143,23 @@ def scatter(op, b: RuleBuilder):
 
 FAMILIES = (
     OpFamily(("stablehlo.gather",), rule=gather, xla_folds_dynamic_slice=True,
+             touches="result",
              local=LocalOp(gather_lowering.gather_combine, False,
                            gather_lowering.lower_gather, padding=pad.reads_no_padding)),
     # Its rule reads the update computation: caching "ir".
     OpFamily(("stablehlo.scatter",), rule=scatter, caching="ir",
-             xla_folds_dynamic_slice=True,
+             xla_folds_dynamic_slice=True, touches="in place",
              local=LocalOp(scatter_lowering.scatter_combine, False,
                            scatter_lowering.lower_scatter,
                            counted_once=scatter_lowering.scatter_counted_once,
                            padding=pad.scatter_padding)),
     OpFamily(("stablehlo.dynamic_slice",), rule=dynamic_slice, forward_only=True,
-             xla_folds_dynamic_slice=True,
+             xla_folds_dynamic_slice=True, touches="result",
              local=LocalOp(dynamic_slice_lowering.dynamic_slice_combine, False,
                            dynamic_slice_lowering.lower_dynamic_slice,
                            rule=dynamic_slice_lowering.dynamic_slice_rule,
                            whole_too=True, padding=pad.reads_no_padding)),
     OpFamily(("stablehlo.dynamic_update_slice",), rule=dynamic_update_slice,
-             forward_only=True,
+             forward_only=True, touches="in place",
              local=LocalOp(None, False, dynamic_slice_lowering.lower_dynamic_update_slice)),
 )

@@ -169,5 +169,11 @@ def local_entry(op: ir.Operation, name: str | None = None) -> LocalOp | None:
 FUSED_OPS = ops_with(lambda e: e.fused)
 """Ops XLA fuses into their neighbours: no compute time of their own in cost estimates."""
 
+READS_RESULT_ONLY = ops_with(lambda e: e.touches == "result")
+"""Ops that read only what they write (and their indices): gather, slice, dynamic_slice."""
+
+UPDATES_IN_PLACE = ops_with(lambda e: e.touches == "in place")
+"""Ops that write into their first operands' buffers: scatter, dynamic_update_slice."""
+
 SOURCE_OPS = ops_with(lambda e: e.source)
 """Ops without operands that shardpy-to-local builds per device in any sharding."""

@@ -111,7 +111,7 @@ FAMILIES = (
     OpFamily(("stablehlo.pad",), rule=pad, xla_splits_all_to_all=True,
              local=LocalOp(None, True, pad_slice_lowering.lower_pad,
                            pad_slice_lowering.pad_cost)),
-    OpFamily(("stablehlo.slice",), rule=slice_, linear=SINGLE_OPERAND,
+    OpFamily(("stablehlo.slice",), rule=slice_, linear=SINGLE_OPERAND, touches="result",
              local=LocalOp(None, True, pad_slice_lowering.lower_slice,
                            pad_slice_lowering.slice_cost)),
     OpFamily(("stablehlo.reverse",), rule=reverse, linear=SINGLE_OPERAND,

@@ -33,7 +33,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..lowering.padding import unevenly_shardable
-from ..ops.registry import FUSED_OPS
+from ..ops.registry import FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..sharding.model import AxisRef, TensorSharding
@@ -457,18 +457,30 @@ def compute_time(op, plan: OpPlan, model) -> float:
     """Seconds one device spends on `op` under `plan`: its local operands read and
     results written, and for a dot_general its multiply-adds. Ops XLA fuses into their
     neighbours (FUSED_OPS: elementwise math, layout changes) count nothing: a chain of
-    them is one loop over memory that the ops around it already read or write."""
-    if op.name in FUSED_OPS:
+    them is one loop over memory that the ops around it already read or write. An op
+    that reads only what it writes (a gather's rows: READS_RESULT_ONLY) counts its
+    results twice and its indices, not its whole operand; one that updates in place
+    (UPDATES_IN_PLACE) counts its updates twice and its indices, not the buffer."""
+    name = op.name
+    if name in FUSED_OPS:
         return 0.0
     touched = 0.0
-    for values, shardings in ((op.operands, plan.operands), (op.results, plan.results)):
-        for value, sharding in zip(values, shardings):
+    skip_operands = 0  # leading operands not read whole
+    weight = (1.0, 1.0)  # (operands, results)
+    if name in READS_RESULT_ONLY:
+        skip_operands, weight = 1, (1.0, 2.0)
+    elif name in UPDATES_IN_PLACE:
+        skip_operands, weight = len(op.results), (2.0, 0.0)
+    for k, (values, shardings) in enumerate(((op.operands, plan.operands),
+                                             (op.results, plan.results))):
+        for i, (value, sharding) in enumerate(zip(values, shardings)):
             value_type = value.type
-            if not isinstance(value_type, ir.RankedTensorType):
+            if (k == 0 and i < skip_operands) or not isinstance(value_type,
+                                                                ir.RankedTensorType):
                 continue
             shape = tuple(value_type.shape)
             local = sharding.local_shape(shape) if sharding is not None else shape
-            touched += prod(local) * element_bytes(value_type.element_type)
+            touched += weight[k] * prod(local) * element_bytes(value_type.element_type)
     flops = 0.0
     if op.name == "stablehlo.dot_general" and plan.results:
         result = op.results[0]
