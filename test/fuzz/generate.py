@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_float,  # noqa: F401
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
+import gradients
 import second_mesh
 
 NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
@@ -158,6 +159,10 @@ class Features:
     # back at @main's results, calls, callee results, barriers, while/case/if results:
     # second_mesh.py (its own RNG: programs that do not draw it stay the same).
     second_mesh: bool = True
+    # Weight gradients at the end of @main (FSDP's reduce_scatters, some independent,
+    # some chained): gradients.py (its own RNG: programs that do not draw it stay the
+    # same).
+    gradients: bool = True
     # The richer forms of the windowed ops' emitters, drawn half the time (see
     # FuncBuilder.rich_form): pad with interior 2 and low/high from -3 to 5, slices of
     # stride 3, rolls (a concatenate of two slices of one value), pooling windows with
@@ -1108,6 +1113,8 @@ class Generator:
         while main.ops < target and guard < 200:
             main.random_op(allowed)
             guard += 1
+        if self.features.gradients:
+            gradients.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
         for v in results:
