@@ -34,21 +34,29 @@ PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
 class Lowered:
     """What shardpy.jit made of one call signature (jax.stages.Lowered's counterpart)."""
 
-    global_module: str       # JAX's StableHLO + sdy, as jax.jit(...).lower(...).as_text()
+    global_module: str       # JAX's StableHLO + sdy, as jax.jit(...).lower(...).as_text(
+                             # debug_info=True) (what shardpy partitions)
     partitioned_module: str  # shardpy's per-device module
     report: dict             # collectives (count, bytes per device) of the per-device module
     in_specs: tuple = ()
     out_specs: tuple = ()
     _program: Any = field(default=None, repr=False, compare=False)
+    _jax_lowered: Any = field(default=None, repr=False, compare=False)
 
-    def as_text(self, dialect: str | None = None, *, per_device: bool = False) -> str:
-        """The module as text: JAX's global StableHLO with its shardings (what
-        jax.jit(...).lower(...).as_text() prints), or with `per_device` shardpy's
-        per-device module. `dialect`: "stablehlo" (the only one there is)."""
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False,
+                per_device: bool = False) -> str:
+        """The module as text: JAX's global StableHLO with its shardings (exactly what
+        jax.jit(...).lower(...).as_text(debug_info=...) prints), or with `per_device`
+        shardpy's per-device module (with the source locations it kept). `dialect`:
+        "stablehlo" (the only one there is)."""
         if dialect not in (None, "stablehlo"):
             raise ValueError(f"shardpy.jit: no {dialect!r} text of a lowered program; "
                              f"dialect='stablehlo' is the one there is")
-        return self.partitioned_module if per_device else self.global_module
+        if per_device:
+            return self.partitioned_module
+        if debug_info or self._jax_lowered is None:
+            return self.global_module
+        return self._jax_lowered.as_text()
 
     def compile(self) -> "Compiled":
         """XLA's executable of the per-device program (compiled once, then kept)."""
@@ -97,8 +105,12 @@ class Compiled:
         """(the dynamic arguments' shardings as the arguments nest, {}), as jax's."""
         import jax
 
-        flat = self._executable.input_shardings[0]
-        args = jax.tree_util.tree_unflatten(self._program.in_tree, list(flat))
+        flat = list(self._executable.input_shardings[0])
+        kept = self._program.kept
+        if kept is not None:  # arguments the program does not read: None, as jax's
+            by_leaf = dict(zip(kept, flat))
+            flat = [by_leaf.get(i) for i in range(self._program.in_tree.num_leaves)]
+        args = jax.tree_util.tree_unflatten(self._program.in_tree, flat)
         return tuple(args), {}
 
     @property
@@ -135,14 +147,16 @@ class _Program:
     devices: int = 1
     compiled: Any = None
     out_key_impls: tuple = ()  # per output leaf: its PRNG impl where it is a typed key
+    kept: tuple | None = None  # the dynamic leaves the program takes (None: all of them)
 
 
 class Jitted:
     def __init__(self, fun: Callable, in_shardings=None, out_shardings=None,
                  static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = (),
                  pass_pipeline: str = PARTITION_PIPELINE, static_argnames=(),
-                 donate_argnames=()):
+                 donate_argnames=(), keep_unused: bool = False):
         self.fun = fun
+        self.keep_unused = keep_unused
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
         self._signature = _signature_of(fun)
@@ -254,11 +268,22 @@ class Jitted:
         mesh = self._mesh(args)  # checks first that everything is on one mesh
         jitted = jax.jit(self.fun, in_shardings=self.in_shardings,
                          out_shardings=self.out_shardings, static_argnums=self.static_argnums,
-                         donate_argnums=self.donate_argnums, keep_unused=True)
+                         donate_argnums=self.donate_argnums, keep_unused=self.keep_unused)
         try:
             lowered = jitted.lower(*args)
         except (ValueError, TypeError) as err:
             raise type(err)(f"shardpy.jit: {err}") from None
+        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
+        leaves, in_tree = jax.tree_util.tree_flatten(dynamic)
+        # Without keep_unused, JAX's module drops the arguments the function never reads
+        # (as jax.jit's executable does): they are not passed.
+        kept = _kept_leaves(lowered, len(leaves))
+        if kept is False:  # (a JAX that does not say which: keep them all)
+            lowered, kept = jax.jit(self.fun, in_shardings=self.in_shardings,
+                                    out_shardings=self.out_shardings,
+                                    static_argnums=self.static_argnums,
+                                    donate_argnums=self.donate_argnums,
+                                    keep_unused=True).lower(*args), None
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         per_device, in_specs, out_specs, local_outs, report, sharded, padded = _partition(
             global_text, self.pass_pipeline)
@@ -268,17 +293,21 @@ class Jitted:
         elif mesh is None:
             raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
                              "or set one with jax.set_mesh")
+        donated = self._donated_flat(args)
+        if kept is not None:
+            position = {leaf: k for k, leaf in enumerate(kept)}
+            donated = tuple(position[i] for i in donated if i in position)
+            leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
-            per_device, mesh, in_specs, out_specs, local_outs,
-            donate=self._donated_flat(args), padded=padded)
-        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
-        leaves, in_tree = jax.tree_util.tree_flatten(dynamic)
-        program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs),
+            per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded)
+        program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
+                                   _jax_lowered=lowered),
                            executor, lowered.out_tree, len(in_specs), in_tree,
                            tuple(_aval(leaf) for leaf in leaves),
                            mesh.size if mesh is not None else 1,
                            out_key_impls=tuple(_key_impl(info.dtype) for info in
-                                               jax.tree_util.tree_leaves(lowered.out_info)))
+                                               jax.tree_util.tree_leaves(lowered.out_info)),
+                           kept=kept)
         program.lowered._program = program
         return program
 
@@ -341,12 +370,15 @@ class Jitted:
 
 def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None,
         static_argnums: int | Sequence[int] = (), donate_argnums: int | Sequence[int] = (),
-        static_argnames: str | Sequence[str] = (), donate_argnames: str | Sequence[str] = ()):
+        static_argnames: str | Sequence[str] = (), donate_argnames: str | Sequence[str] = (),
+        keep_unused: bool = False):
     """Like jax.jit, partitioned by shardpy. Usable as a decorator with or without
-    arguments."""
+    arguments. As in jax.jit, arguments the function never reads are dropped from the
+    program unless `keep_unused`."""
     def make(f):
         return Jitted(f, in_shardings, out_shardings, static_argnums, donate_argnums,
-                      static_argnames=static_argnames, donate_argnames=donate_argnames)
+                      static_argnames=static_argnames, donate_argnames=donate_argnames,
+                      keep_unused=keep_unused)
 
     return make if fun is None else make(fun)
 
@@ -421,11 +453,26 @@ def _key_data(leaves) -> list:
             else x for x in leaves]
 
 
+def _kept_leaves(lowered, count: int):
+    """The flat dynamic arguments JAX's lowering kept (jax.jit drops those the function
+    does not read unless keep_unused): None when it kept all `count`, False when this
+    JAX does not say."""
+    lowering = getattr(lowered, "_lowering", None)
+    kept = getattr(lowering, "compile_args", {}).get("kept_var_idx") if lowering else None
+    if kept is None:
+        return False
+    if len(kept) == count:
+        return None
+    return tuple(sorted(kept))
+
+
 def _execute(run, leaves, program):
     """`run` (the executor, or its compiled executable) on the dynamic leaves, typed
     keys going in as data and coming out typed again, as the function's result tree."""
     import jax
 
+    if program.kept is not None:
+        leaves = [leaves[i] for i in program.kept]
     outputs = run(*_key_data(leaves))
     typed = [_wrap(x, impl) if impl is not None else x
              for x, impl in zip(outputs, program.out_key_impls)]

@@ -144,7 +144,8 @@ def test_lowered_and_compiled_mirror_jax_stages(mesh):
     f = shardpy.jit(mlp, out_shardings=named(mesh, "data", None))
     lowered = f.lower(*abstract)
     theirs = jax.jit(mlp, out_shardings=named(mesh, "data", None)).lower(*abstract)
-    assert lowered.as_text() == lowered.global_module
+    assert lowered.as_text() == theirs.as_text()
+    assert lowered.as_text(debug_info=True) == lowered.global_module
     assert "sdy.mesh" in lowered.as_text() and "sdy.mesh" in theirs.as_text()
     assert "stablehlo.all_reduce" in lowered.as_text(per_device=True)
     with pytest.raises(ValueError, match="dialect='stablehlo'"):
@@ -199,6 +200,32 @@ def test_static_and_donated_arguments_by_name(mesh):
     assert len(f._cache) == 2  # (factor 2.0 by default, 3.0 by position and by name)
     with pytest.raises(ValueError, match="no positional parameter of that name"):
         shardpy.jit(scaled, static_argnames="scale")
+
+
+@pytest.mark.parametrize("keep_unused", [False, True])
+def test_unused_arguments_as_jax_jit_keeps_them(mesh, keep_unused):
+    """Without keep_unused (jax.jit's default) an argument the function never reads is
+    dropped from the program, even when donated; input_shardings say None for it, as
+    jax's do."""
+    x, w1, w2 = arrays(mesh, *LAYOUTS["fsdp"])
+
+    def first_layer(x, w1, w2):
+        return x @ w1
+
+    f = shardpy.jit(first_layer, donate_argnums=(2,), keep_unused=keep_unused)
+    g = jax.jit(first_layer, donate_argnums=(2,), keep_unused=keep_unused)
+    lowered = f.lower(x, w1, w2)
+    theirs_lowered = g.lower(x, w1, w2)
+    main = lowered.as_text().split("func.func public @main(")[1].split(") ->")[0]
+    assert ("%arg2" in main) == keep_unused
+    assert lowered.as_text() == theirs_lowered.as_text()
+    ours = f(x, w1, jnp.copy(w2))
+    theirs = g(x, w1, jnp.copy(w2))
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-4)
+    compiled = lowered.compile()
+    assert compiled.input_shardings == theirs_lowered.compile().input_shardings
+    np.testing.assert_allclose(np.asarray(compiled(x, w1, w2)), np.asarray(theirs),
+                               rtol=1e-5, atol=1e-4)
 
 
 def dropout_step(state, x):
