@@ -78,10 +78,10 @@ class Compiled:
         self._executable = program.executor.lower(*program.in_avals).compile()
         self._report = None
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         import jax
 
-        leaves, tree = jax.tree_util.tree_flatten(list(args))
+        leaves, tree = jax.tree_util.tree_flatten(list(args) + ([kwargs] if kwargs else []))
         if tree != self._program.in_tree:
             raise TypeError(f"shardpy.jit: the compiled program takes arguments structured "
                             f"as {self._program.in_tree}, got {tree}")
@@ -161,7 +161,10 @@ class Jitted:
         self.out_shardings = out_shardings
         self._signature = _signature_of(fun)
         self.static_argnums = tuple(sorted(set(_tuple(static_argnums)) | set(
-            self._positions(static_argnames, "static_argnames"))))
+            self._positions(static_argnames, "static_argnames", keyword_only=True))))
+        # Keyword-only parameters named static (jax.jit keeps them out of the program too).
+        self.static_kwnames = tuple(n for n in _names(static_argnames)
+                                    if n in self._keyword_only())
         self.donate_argnums = tuple(sorted(set(_tuple(donate_argnums)) | set(
             self._positions(donate_argnames, "donate_argnames"))))
         self.pass_pipeline = pass_pipeline
@@ -172,31 +175,49 @@ class Jitted:
 
     # -- public ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        args = self._positional(args, kwargs)
-        program = self._program(args)
-        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
+        args, kw = self._positional(args, kwargs)
+        program = self._program(args, kw)
         import jax
 
-        return _execute(program.executor, jax.tree_util.tree_leaves(dynamic), program)
+        return _execute(program.executor, jax.tree_util.tree_leaves(self._dynamic(args, kw)),
+                        program)
 
     def lower(self, *args, **kwargs) -> Lowered:
-        return self._program(self._positional(args, kwargs)).lowered
+        return self._program(*self._positional(args, kwargs)).lowered
+
+    def _dynamic(self, args: tuple, kw: dict) -> list:
+        """The arguments the program takes: the positional ones not static, then the
+        keyword-only ones not static (as one dict: their leaves in key order, as jax
+        flattens keyword arguments)."""
+        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
+        rest = {k: v for k, v in kw.items() if k not in self.static_kwnames}
+        return dynamic + [rest] if rest else dynamic
 
     # -- arguments by name ---------------------------------------------------------------
-    def _positions(self, names, what: str) -> list[int]:
+    def _positions(self, names, what: str, keyword_only: bool = False) -> list[int]:
         """Positions of the parameters `names` (a str or several), as jax.jit resolves
-        static_argnames and donate_argnames."""
-        names = (names,) if isinstance(names, str) else tuple(names or ())
+        static_argnames and donate_argnames (`keyword_only`: keyword-only parameters
+        may be named too; they have no position)."""
+        names = _names(names)
         if not names:
             return []
         params = self._positional_parameters(what)
-        missing = [n for n in names if n not in params]
+        allowed = self._keyword_only() if keyword_only else ()
+        missing = [n for n in names if n not in params and n not in allowed]
         if missing:
             raise ValueError(f"shardpy.jit: {what} names {', '.join(missing)}, but "
                              f"{getattr(self.fun, '__name__', 'the function')} has no "
                              f"positional parameter of that name (shardpy.jit passes "
                              f"arguments by position)")
-        return [params.index(n) for n in names]
+        return [params.index(n) for n in names if n in params]
+
+    def _keyword_only(self) -> list[str]:
+        import inspect
+
+        if self._signature is None:
+            return []
+        return [p.name for p in self._signature.parameters.values()
+                if p.kind == inspect.Parameter.KEYWORD_ONLY]
 
     def _positional_parameters(self, what: str) -> list[str]:
         import inspect
@@ -207,11 +228,12 @@ class Jitted:
         kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
         return [p.name for p in self._signature.parameters.values() if p.kind in kinds]
 
-    def _positional(self, args: tuple, kwargs: dict) -> tuple:
-        """Keyword arguments moved to their positions (defaults filled in before them),
-        so that statics, donation and the cache key see one form of every call."""
-        if not kwargs:
-            return args
+    def _positional(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """(positional arguments, keyword-only ones): keyword arguments moved to their
+        positions (defaults filled in before them), so that statics, donation and the
+        cache key see one form of every call."""
+        if not kwargs and not self.static_kwnames:
+            return args, {}
         if self._signature is None:
             raise TypeError("shardpy.jit: keyword arguments need the function's signature, "
                             "which inspect cannot read")
@@ -220,37 +242,30 @@ class Jitted:
         except TypeError as err:
             raise TypeError(f"shardpy.jit: {err}") from None
         bound.apply_defaults()
-        if bound.kwargs:
-            raise TypeError(f"shardpy.jit: keyword-only arguments "
-                            f"({', '.join(bound.kwargs)}) are not supported yet; make them "
-                            f"positional")
-        return tuple(bound.args)
+        return tuple(bound.args), dict(bound.kwargs)
 
     # -- compile -------------------------------------------------------------------------
-    def _program(self, args) -> _Program:
-        key = self._key(args)
+    def _program(self, args, kw) -> _Program:
+        key = self._key(args, kw)
         with self._lock:
             program = self._cache.get(key)
             if program is None:
-                program = self._compile(args)
+                program = self._compile(args, kw)
                 self._cache[key] = program
         return program
 
-    def _key(self, args):
+    def _key(self, args, kw):
         import jax
 
-        static, dynamic = [], []
-        for i, arg in enumerate(args):
-            if i in self.static_argnums:
-                try:
-                    hash(arg)
-                except TypeError:
-                    raise TypeError(f"shardpy.jit: static argument {i} of type "
-                                    f"{type(arg).__name__} is not hashable") from None
-                static.append((i, arg))
-            else:
-                dynamic.append(arg)
-        leaves, tree = jax.tree_util.tree_flatten_with_path(dynamic)
+        static = [(i, arg) for i, arg in enumerate(args) if i in self.static_argnums]
+        static += [(k, kw[k]) for k in self.static_kwnames if k in kw]
+        for i, arg in static:
+            try:
+                hash(arg)
+            except TypeError:
+                raise TypeError(f"shardpy.jit: static argument {i} of type "
+                                f"{type(arg).__name__} is not hashable") from None
+        leaves, tree = jax.tree_util.tree_flatten_with_path(self._dynamic(args, kw))
         signature = []
         for path, leaf in leaves:
             where = _path_name(self._dynamic_index(args, path), path)
@@ -258,35 +273,39 @@ class Jitted:
         return tuple(static), tree, tuple(signature)
 
     def _dynamic_index(self, args, path):
+        """The argument position a dynamic leaf's path starts in (None: a keyword-only
+        argument)."""
         dynamic_positions = [i for i in range(len(args)) if i not in self.static_argnums]
-        first = path[0]
-        return dynamic_positions[getattr(first, "idx", 0)]
+        first = getattr(path[0], "idx", 0)
+        return dynamic_positions[first] if first < len(dynamic_positions) else None
 
-    def _compile(self, args) -> _Program:
+    def _compile(self, args, kw) -> _Program:
         import jax
 
-        mesh = self._mesh(args)  # checks first that everything is on one mesh
-        jitted = jax.jit(self.fun, in_shardings=self.in_shardings,
-                         out_shardings=self.out_shardings, static_argnums=self.static_argnums,
-                         donate_argnums=self.donate_argnums, keep_unused=self.keep_unused)
+        dynamic = self._dynamic(args, kw)
+        mesh = self._mesh(args, dynamic)  # checks first that everything is on one mesh
+
+        def jitted(keep_unused):
+            return jax.jit(self.fun, in_shardings=self.in_shardings,
+                           out_shardings=self.out_shardings,
+                           static_argnums=self.static_argnums,
+                           static_argnames=self.static_kwnames,
+                           donate_argnums=self.donate_argnums, keep_unused=keep_unused)
         try:
-            lowered = jitted.lower(*args)
+            lowered = jitted(self.keep_unused).lower(*args, **kw)
         except (ValueError, TypeError) as err:
             raise type(err)(f"shardpy.jit: {err}") from None
-        dynamic = [a for i, a in enumerate(args) if i not in self.static_argnums]
         leaves, in_tree = jax.tree_util.tree_flatten(dynamic)
         # Without keep_unused, JAX's module drops the arguments the function never reads
         # (as jax.jit's executable does): they are not passed.
         kept = _kept_leaves(lowered, len(leaves))
         if kept is False:  # (a JAX that does not say which: keep them all)
-            lowered, kept = jax.jit(self.fun, in_shardings=self.in_shardings,
-                                    out_shardings=self.out_shardings,
-                                    static_argnums=self.static_argnums,
-                                    donate_argnums=self.donate_argnums,
-                                    keep_unused=True).lower(*args), None
+            lowered, kept = jitted(True).lower(*args, **kw), None
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
-        per_device, in_specs, out_specs, local_outs, report, sharded, padded = _partition(
-            global_text, self.pass_pipeline)
+        per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
+            _partition(global_text, self.pass_pipeline)
+        out_ranks = [len(info.shape) for info in jax.tree_util.tree_leaves(lowered.out_info)]
+        out_specs = _as_jax_names_results(lowered, out_specs, opened, out_ranks)
         # A program nothing shards (no mesh anywhere) runs whole on every device.
         if not sharded:
             mesh = None
@@ -324,7 +343,7 @@ class Jitted:
             flat += count
         return tuple(donated)
 
-    def _mesh(self, args):
+    def _mesh(self, args, dynamic):
         """The concrete mesh: from the shardings given, the arguments, or jax.set_mesh
         (None if there is none); shardings on two different meshes are an error."""
         import jax
@@ -342,14 +361,11 @@ class Jitted:
                 for path, leaf in jax.tree_util.tree_flatten_with_path(
                         value, is_leaf=lambda x: isinstance(x, jax.sharding.Sharding))[0]:
                     visit(leaf, where + jax.tree_util.keystr(path))
-        for i, arg in enumerate(args):
-            if i in self.static_argnums:
-                continue
-            for path, leaf in jax.tree_util.tree_flatten_with_path(arg)[0]:
-                if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
-                    visit(leaf.sharding, _path_name(i, path))
-                elif isinstance(leaf, jax.ShapeDtypeStruct) and leaf.sharding is not None:
-                    visit(leaf.sharding, _path_name(i, path))
+        for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
+            if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
+                visit(leaf.sharding, _path_name(self._dynamic_index(args, path), path))
+            elif isinstance(leaf, jax.ShapeDtypeStruct) and leaf.sharding is not None:
+                visit(leaf.sharding, _path_name(self._dynamic_index(args, path), path))
         if not found:
             try:
                 ambient = jax.sharding.get_mesh()
@@ -403,11 +419,18 @@ def _tuple(value) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _path_name(index: int, path) -> str:
+def _path_name(index: int | None, path) -> str:
+    """A dynamic leaf's path as the user wrote it: args[i]... or, for a keyword-only
+    argument (index None), kwargs['name']...."""
     import jax
 
     rest = path[1:] if path else ()
-    return f"args[{index}]" + jax.tree_util.keystr(tuple(rest))
+    head = f"args[{index}]" if index is not None else "kwargs"
+    return head + jax.tree_util.keystr(tuple(rest))
+
+
+def _names(names) -> tuple[str, ...]:
+    return (names,) if isinstance(names, str) else tuple(names or ())
 
 
 def _aval(leaf):
@@ -451,6 +474,33 @@ def _key_data(leaves) -> list:
 
     return [jax.random.key_data(x) if _key_impl(getattr(x, "dtype", None)) is not None
             else x for x in leaves]
+
+
+def _as_jax_names_results(lowered, out_specs, opened, out_ranks) -> tuple:
+    """The specs of results JAX left unspecified, as jax.jit names their shardings
+    (pxla's maybe_recover_user_shardings): where the program's first argument has a
+    NamedSharding of its user's and a result has its rank and layout, that argument's
+    own spec; else the spec the compiler's choice reads as, without trailing Nones
+    (written so already)."""
+    import jax
+
+    lowering = getattr(lowered, "_lowering", None)
+    args = getattr(lowering, "compile_args", {}) if lowering is not None else {}
+    shardings, avals = args.get("in_shardings"), args.get("global_in_avals")
+    if not opened or not shardings or not avals or not isinstance(
+            shardings[0], jax.sharding.NamedSharding):
+        return out_specs
+    orig, rank = shardings[0], len(avals[0].shape)
+    mine = _spec_entries(orig.spec, rank)
+    return tuple(orig.spec if i in opened and i < len(out_ranks) and out_ranks[i] == rank
+                 and _spec_entries(spec, rank) == mine else spec
+                 for i, spec in enumerate(out_specs))
+
+
+def _spec_entries(spec, rank: int) -> tuple:
+    entries = [e if isinstance(e, tuple) else (e,) if e is not None else ()
+               for e in tuple(spec)]
+    return tuple(entries + [()] * (rank - len(entries)))
 
 
 def _kept_leaves(lowered, count: int):
@@ -572,7 +622,7 @@ def _partition(global_text: str, pipeline_text: str):
                     filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
                                            or n.startswith("jax.") or n.startswith("tf."))
         text = str(module)
-    return text, in_specs, out_specs, local_outs, report, sharded, padded
+    return text, in_specs, out_specs, local_outs, report, sharded, padded, opened
 
 
 def _open_unspecified_results(module) -> set[int]:

@@ -202,6 +202,33 @@ def test_static_and_donated_arguments_by_name(mesh):
         shardpy.jit(scaled, static_argnames="scale")
 
 
+def test_keyword_only_arguments_dynamic_and_static(mesh):
+    """Keyword-only parameters are arguments like the others (dynamic: part of the
+    program, in key order, as jax flattens them; named static: part of the cache key)."""
+    x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
+
+    def layer(x, *, w1, w2, act="relu", scale):
+        h = x @ w1
+        h = jax.nn.relu(h) if act == "relu" else jnp.tanh(h)
+        return (h @ w2) * scale
+
+    f = shardpy.jit(layer, static_argnames="act")
+    g = jax.jit(layer, static_argnames="act")
+    for act in ("relu", "tanh"):
+        ours = f(x, w1=w1, w2=w2, act=act, scale=jnp.float32(0.5))
+        theirs = g(x, w1=w1, w2=w2, act=act, scale=jnp.float32(0.5))
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5,
+                                   atol=1e-4)
+        assert ours.sharding == theirs.sharding
+    assert len(f._cache) == 2
+    compiled = f.lower(x, w2=w2, w1=w1, scale=jnp.float32(0.5)).compile()
+    np.testing.assert_allclose(
+        np.asarray(compiled(x, w1=w1, w2=w2, scale=jnp.float32(0.5))),
+        np.asarray(g(x, w1=w1, w2=w2, scale=jnp.float32(0.5))), rtol=1e-5, atol=1e-4)
+    with pytest.raises(TypeError, match="kwargs\\['w1'\\]"):
+        f(x, w1="w1", w2=w2, scale=1.0)
+
+
 @pytest.mark.parametrize("keep_unused", [False, True])
 def test_unused_arguments_as_jax_jit_keeps_them(mesh, keep_unused):
     """Without keep_unused (jax.jit's default) an argument the function never reads is
