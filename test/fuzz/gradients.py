@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from fuzz_text import Value
+from fuzz_text import Value, ttype
 
 PROBABILITY = 1 / 8
 
@@ -80,12 +80,12 @@ def _gradient(fb, rng, x: Value, g: Value, axis: str) -> Value:
     dot = fb.fresh()
     fb.emit(f"{dot} = stablehlo.dot_general {contracted[0].ref}, {contracted[1].ref}, "
             f"contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : "
-            f"({x.type}, {g.type}) -> tensor<{shape[0]}x{shape[1]}xf32>")
+            f"({x.type}, {g.type}) -> {ttype(shape, 'f32')}")
     fb.ops += 1
     ref = fb.fresh()
     dims = '[{"%s"}, {}]' % axis if rng.random() < 0.6 else '[{}, {"%s"}]' % axis
     fb.emit(f"{ref} = sdy.sharding_constraint {dot} <@mesh, {dims}> : "
-            f"tensor<{shape[0]}x{shape[1]}xf32>")
+            f"{ttype(shape, 'f32')}")
     value = Value(ref, shape, "f32", x.mag * g.mag * x.shape[0], False)
     fb.pool.append(value)
     return value
