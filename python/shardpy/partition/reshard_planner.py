@@ -142,11 +142,33 @@ def _common_prefix(a: list, b: list) -> int:
     return n
 
 
+_PLANS: dict = {}  # plan_reshard's answers (plans are never changed once made)
+_MAX_PLANS = 65536
+
+
 def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int = 4,
                  num_devices: int | None = None) -> Plan:
     """The cheapest plan found from `src` to `dst` for a value of global `shape`.
     `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
-    covers; default: the larger of the two meshes)."""
+    covers; default: the larger of the two meshes). Answers are remembered: the
+    whole-program choice asks for the same pairs thousands of times."""
+    key = (src, dst, tuple(shape), element_bytes, num_devices)
+    found = _PLANS.get(key)
+    if found is None:
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        try:
+            found = _PLANS[key] = _plan_reshard(src, dst, shape, element_bytes, num_devices)
+        except ReshardError as err:
+            _PLANS[key] = err
+            raise
+    if isinstance(found, ReshardError):
+        raise ReshardError(str(found))
+    return found
+
+
+def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int,
+                  num_devices: int | None) -> Plan:
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
     if not same_mesh(src, dst):
