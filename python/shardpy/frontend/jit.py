@@ -147,6 +147,8 @@ class _Program:
     devices: int = 1
     compiled: Any = None
     out_key_impls: tuple = ()  # per output leaf: its PRNG impl where it is a typed key
+    in_keys: tuple = ()  # the (kept) dynamic leaves that are typed keys
+    out_keys: bool = False  # any output a typed key
     kept: tuple | None = None  # the dynamic leaves the program takes (None: all of them)
 
 
@@ -176,14 +178,11 @@ class Jitted:
     # -- public ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         args, kw = self._positional(args, kwargs)
-        program = self._program(args, kw)
-        import jax
-
-        return _execute(program.executor, jax.tree_util.tree_leaves(self._dynamic(args, kw)),
-                        program)
+        leaves, program = self._program(args, kw)
+        return _execute(program.executor, leaves, program)
 
     def lower(self, *args, **kwargs) -> Lowered:
-        return self._program(*self._positional(args, kwargs)).lowered
+        return self._program(*self._positional(args, kwargs))[1].lowered
 
     def _dynamic(self, args: tuple, kw: dict) -> list:
         """The arguments the program takes: the positional ones not static, then the
@@ -245,32 +244,42 @@ class Jitted:
         return tuple(bound.args), dict(bound.kwargs)
 
     # -- compile -------------------------------------------------------------------------
-    def _program(self, args, kw) -> _Program:
-        key = self._key(args, kw)
-        with self._lock:
-            program = self._cache.get(key)
-            if program is None:
-                program = self._compile(args, kw)
-                self._cache[key] = program
-        return program
+    def _program(self, args, kw) -> tuple[list, _Program]:
+        """(the dynamic leaves, the program for their signature: cached, else made)."""
+        key, leaves = self._key(args, kw)
+        program = self._cache.get(key)
+        if program is None:
+            with self._lock:
+                program = self._cache.get(key)
+                if program is None:
+                    program = self._compile(args, kw)
+                    self._cache[key] = program
+        return leaves, program
 
     def _key(self, args, kw):
+        """(the cache key of a call: static arguments, the dynamic ones' tree and each
+        leaf's abstract signature; the dynamic leaves). Paid on every call: one flatten
+        and one cheap tuple per leaf (paths only for an error message)."""
         import jax
 
-        static = [(i, arg) for i, arg in enumerate(args) if i in self.static_argnums]
-        static += [(k, kw[k]) for k in self.static_kwnames if k in kw]
-        for i, arg in static:
-            try:
-                hash(arg)
-            except TypeError:
-                raise TypeError(f"shardpy.jit: static argument {i} of type "
-                                f"{type(arg).__name__} is not hashable") from None
-        leaves, tree = jax.tree_util.tree_flatten_with_path(self._dynamic(args, kw))
-        signature = []
-        for path, leaf in leaves:
-            where = _path_name(self._dynamic_index(args, path), path)
-            signature.append(_abstract_key(leaf, where))
-        return tuple(static), tree, tuple(signature)
+        static = tuple((i, arg) for i, arg in enumerate(args) if i in self.static_argnums)
+        static += tuple((k, kw[k]) for k in self.static_kwnames if k in kw)
+        if static:
+            for i, arg in static:
+                try:
+                    hash(arg)
+                except TypeError:
+                    raise TypeError(f"shardpy.jit: static argument {i} of type "
+                                    f"{type(arg).__name__} is not hashable") from None
+        dynamic = self._dynamic(args, kw)
+        leaves, tree = jax.tree_util.tree_flatten(dynamic)
+        try:
+            signature = tuple(map(_abstract_key, leaves))
+        except TypeError:
+            for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
+                _abstract_key(leaf, _path_name(self._dynamic_index(args, path), path))
+            raise
+        return (static, tree, signature), leaves
 
     def _dynamic_index(self, args, path):
         """The argument position a dynamic leaf's path starts in (None: a keyword-only
@@ -319,14 +328,17 @@ class Jitted:
             leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded)
+        out_key_impls = tuple(_key_impl(info.dtype)
+                              for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
                                    _jax_lowered=lowered),
                            executor, lowered.out_tree, len(in_specs), in_tree,
                            tuple(_aval(leaf) for leaf in leaves),
                            mesh.size if mesh is not None else 1,
-                           out_key_impls=tuple(_key_impl(info.dtype) for info in
-                                               jax.tree_util.tree_leaves(lowered.out_info)),
-                           kept=kept)
+                           out_key_impls=out_key_impls, kept=kept,
+                           in_keys=tuple(i for i, leaf in enumerate(leaves)
+                                         if _key_impl(getattr(leaf, "dtype", None))),
+                           out_keys=any(impl is not None for impl in out_key_impls))
         program.lowered._program = program
         return program
 
@@ -469,13 +481,6 @@ def _key_impl(dtype):
     return None
 
 
-def _key_data(leaves) -> list:
-    import jax
-
-    return [jax.random.key_data(x) if _key_impl(getattr(x, "dtype", None)) is not None
-            else x for x in leaves]
-
-
 def _as_jax_names_results(lowered, out_specs, opened, out_ranks) -> tuple:
     """The specs of results JAX left unspecified, as jax.jit names their shardings
     (pxla's maybe_recover_user_shardings): where the program's first argument has a
@@ -523,10 +528,15 @@ def _execute(run, leaves, program):
 
     if program.kept is not None:
         leaves = [leaves[i] for i in program.kept]
-    outputs = run(*_key_data(leaves))
-    typed = [_wrap(x, impl) if impl is not None else x
-             for x, impl in zip(outputs, program.out_key_impls)]
-    return jax.tree_util.tree_unflatten(program.out_tree, typed)
+    if program.in_keys:
+        leaves = list(leaves)
+        for i in program.in_keys:
+            leaves[i] = jax.random.key_data(leaves[i])
+    outputs = run(*leaves)
+    if program.out_keys:
+        outputs = [_wrap(x, impl) if impl is not None else x
+                   for x, impl in zip(outputs, program.out_key_impls)]
+    return jax.tree_util.tree_unflatten(program.out_tree, outputs)
 
 
 _WRAPPERS: dict = {}
@@ -553,20 +563,22 @@ def _wrap(data, impl):
     return wrapper(data)
 
 
-def _abstract_key(leaf, where: str):
+def _abstract_key(leaf, where: str = "an argument"):
+    """A leaf's part of the cache key: what decides its program (kind, shape, dtype,
+    sharding)."""
     import jax
     import numpy as np
 
     if isinstance(leaf, jax.core.Tracer):
         aval = leaf.aval
-        return ("tracer", tuple(aval.shape), str(aval.dtype), str(getattr(aval, "sharding", "")))
+        return ("tracer", aval.shape, aval.dtype, str(getattr(aval, "sharding", "")))
     if isinstance(leaf, jax.Array):
-        return ("array", tuple(leaf.shape), str(leaf.dtype), leaf.sharding)
-    if isinstance(leaf, (np.ndarray, np.generic)) or isinstance(leaf, (bool, int, float, complex)):
+        return (leaf.shape, leaf.dtype, leaf.sharding)
+    if isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex)):
         array = np.asarray(leaf)
-        return ("host", tuple(array.shape), str(array.dtype))
+        return ("host", array.shape, array.dtype)
     if isinstance(leaf, jax.ShapeDtypeStruct):
-        return ("abstract", tuple(leaf.shape), str(leaf.dtype), leaf.sharding)
+        return ("abstract", leaf.shape, leaf.dtype, leaf.sharding)
     raise TypeError(f"shardpy.jit: {where} is a {type(leaf).__name__}, not an array; mark "
                     f"the argument static with static_argnums")
 
