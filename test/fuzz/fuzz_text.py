@@ -27,14 +27,16 @@ def is_nice(n: int) -> bool:
 float_text = "f32"
 # +inf and -inf as hex literals of the printed float type (MLIR wants all the bits).
 INFINITY_HEX = {"f32": ("0x7F800000", "0xFF800000"),
-                "f64": ("0x7FF0000000000000", "0xFFF0000000000000")}
+                "f64": ("0x7FF0000000000000", "0xFFF0000000000000"),
+                "bf16": ("0x7F80", "0xFF80")}
 # LAPACK's Cholesky of the printed float type (the FFI targets jaxlib registers on CPU).
 POTRF_TARGET = {"f32": "lapack_spotrf_ffi", "f64": "lapack_dpotrf_ffi"}
 
 
 @contextmanager
 def floats_printed_as(element: str):
-    """Print the generator's f32 values as `element` (f32 or f64) inside the block."""
+    """Print the generator's f32 values as `element` (f32, f64 or bf16) inside the
+    block."""
     global float_text
     if element not in INFINITY_HEX:
         raise ValueError(f"unsupported float element type '{element}'")

@@ -159,6 +159,12 @@ class Features:
     # back at @main's results, calls, callee results, barriers, while/case/if results:
     # second_mesh.py (its own RNG: programs that do not draw it stay the same).
     second_mesh: bool = True
+    # Floats printed as bf16 (the same programs, no custom_call: LAPACK has no bf16
+    # Cholesky), compared with bf16's tolerances; their f64 reference is the same program
+    # in f64. Off by default (`--enable bf16` for a bf16 run): long bf16 sums (a reduce
+    # over 1,024 elements) drift with the order of their partial sums by more than the
+    # float64 check allows (seed 6079 of a 200-program run: 1.8 against 4.3).
+    bf16: bool = False
     # Weight gradients at the end of @main (FSDP's reduce_scatters, some independent,
     # some chained): gradients.py (its own RNG: programs that do not draw it stay the
     # same).
@@ -1185,7 +1191,14 @@ class Generator:
 def generate(seed: int, features: Features | None = None, float_text: str = "f32"
              ) -> Program:
     """Program `seed`; float_text="f64" prints the same program (the same random
-    choices) with f64 in place of f32: run_fuzz's exact reference."""
+    choices) with f64 in place of its float type (f32, or bf16 with Features.bf16):
+    run_fuzz's exact reference."""
+    features = features or Features()
+    if features.bf16:
+        # (LAPACK has no bf16 Cholesky: no custom_call in such programs, f64 or not)
+        features = features.without(["custom_call"])
+        if float_text == "f32":
+            float_text = "bf16"
     with floats_printed_as(float_text):
         return Generator(seed, features).generate()
 

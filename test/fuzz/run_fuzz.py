@@ -55,6 +55,15 @@ PIPELINE = "builtin.module(shardpy-partition)"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
 
+def _tolerances(expected) -> tuple[float, float]:
+    """(rtol, atol) for an output like `expected`: RTOL and ATOL, or wider for a float
+    type narrower than f32 (shardpy.runtime.arrays.default_tolerances)."""
+    from shardpy.runtime import arrays
+
+    rtol, atol = arrays.default_tolerances(getattr(expected, "dtype", None))
+    return max(RTOL, rtol), max(ATOL, atol)
+
+
 def set_device_flags(count: int = MAX_DEVICES) -> None:
     """XLA's CPU client makes `count` host devices; must happen before jax starts."""
     flag = f"--xla_force_host_platform_device_count={count}"
@@ -188,7 +197,9 @@ class Runner:
         that fail: against the f64 program `widened` makes, see float64_check)."""
         from shardpy.runtime import arrays
 
-        comparisons = [arrays.compare(f"out{i}", a, e, RTOL, ATOL)
+        # (bf16 outputs: the type's own tolerances, 8 and 1 units of its precision;
+        # f32 and integers: RTOL and ATOL)
+        comparisons = [arrays.compare(f"out{i}", a, e, *_tolerances(e))
                        for i, (a, e) in enumerate(zip(result.outputs, expected))]
         failed = [i for i, c in enumerate(comparisons) if not c.ok]
         lines = [comparisons[i].line() for i in failed]
@@ -219,7 +230,7 @@ class Runner:
             return False, ["float64 check not run: the float64 program's integer outputs "
                            "differ from the float32 one's (not a faithful reference)"]
         judged = [float64_check.judge(f"out{i}", partitioned[i], reference[i], exact[i],
-                                      RTOL, ATOL) for i in failed]
+                                      *_tolerances(reference[i])) for i in failed]
         return all(j.ok for j in judged), [j.line for j in judged]
 
     def _run_float64(self, text: str, inputs) -> list:

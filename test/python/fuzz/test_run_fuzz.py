@@ -53,3 +53,22 @@ def test_fuzz_chunk(chunk, pool, tmp_path_factory):
         f"--disable known -v   (module saved under {failures_dir})"
         for o in bad)
     assert not bad, f"{len(bad)} of {PER_CHUNK} fuzz programs failed:\n{message}"
+
+
+BF16_SEEDS = range(6_000, 6_020)  # (test/fuzz/README.md: the bf16 run of seeds 6000-6199)
+
+
+def test_fuzz_bf16_programs(tmp_path_factory):
+    """The same kind of programs with their floats in bf16 (Features.bf16), compared with
+    bf16's tolerances."""
+    disabled = known_issues.DISABLED + ("+bf16",)
+    workers = run_fuzz.Pool(JOBS, disabled, timeout=120.0)
+    try:
+        failures_dir = tmp_path_factory.mktemp("fuzz_failures_bf16")
+        outcomes = run_fuzz.run_batch(BF16_SEEDS, pool=workers, disabled=disabled,
+                                      failures_dir=failures_dir)
+    finally:
+        workers.close()
+    bad = [f"seed {o.seed}: {o.status}: {(o.detail.splitlines() or [''])[0][:300]}"
+           for o in outcomes if o.status != "pass"]
+    assert len(outcomes) == len(BF16_SEEDS) and not bad, "\n".join(bad)
