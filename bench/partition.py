@@ -9,7 +9,9 @@ The modules come from bench/scale.py (generated into bench/.cache/ when missing 
 Three pipelines, every pass a top-level element so each is timed on its own:
 
   ours         shardpy-propagate, shardpy-insert-reshards, shardpy-reshard-to-collectives,
-               shardpy-to-local                                   (= shardpy-partition)
+               shardpy-to-local: the four passes native Shardy has counterparts of
+               (shardpy-partition also runs shardpy-choose-shardings, which keeps
+               propagation's choice above 8,000 ops, and shardpy-combine-collectives)
   native       sdy-propagation-pipeline, sdy-insert-explicit-reshards{enable-full-version=true},
                sdy-reshard-to-collectives, sdy-convert-global-to-local
                (the passes jaxlib 0.10.2 registers; without enable-full-version the

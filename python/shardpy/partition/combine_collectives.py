@@ -47,7 +47,7 @@ def combine_reduce_scatters(module: ir.Operation, max_bytes: int = MAX_BYTES) ->
     """Combine the independent reduce_scatters of every block of `module`; the number
     of reduce_scatters removed."""
     removed = 0
-    for block in list(_blocks(module)):
+    for block in _blocks_with_several(module):
         while True:  # one group at a time: a rewrite moves ops, so look again
             gone = _combine_in_block(block, max_bytes)
             if not gone:
@@ -56,21 +56,29 @@ def combine_reduce_scatters(module: ir.Operation, max_bytes: int = MAX_BYTES) ->
     return removed
 
 
-# Ops whose regions are computations on scalars (reducers, comparators): no
-# collectives inside, and a reduce_scatter's own is erased with it.
-_SCALAR_BODIES = frozenset({
-    "stablehlo.reduce_scatter", "stablehlo.all_reduce", "stablehlo.reduce",
-    "stablehlo.reduce_window", "stablehlo.scatter", "stablehlo.select_and_scatter",
-    "stablehlo.sort"})
+# Ops whose blocks may hold reduce_scatters (function bodies, loop bodies, branches);
+# the regions of others are computations on scalars (reducers, comparators).
+_HOLDERS = frozenset({"func.func", "stablehlo.while", "stablehlo.case", "stablehlo.if"})
+_REDUCE_SCATTER = "stablehlo.reduce_scatter"
 
 
-def _blocks(op: ir.Operation):
-    for region in op.regions:
-        for block in region.blocks:
-            yield block
-            for inner in block.operations:
-                if inner.operation.name not in _SCALAR_BODIES:
-                    yield from _blocks(inner.operation)
+def _blocks_with_several(module: ir.Operation) -> list:
+    """The blocks holding two reduce_scatters or more (one look at each op's name)."""
+    found, todo = [], [module]
+    while todo:
+        op = todo.pop()
+        for region in op.regions:
+            for block in region.blocks:
+                count = 0
+                for inner in block.operations:
+                    name = inner.operation.name
+                    if name == _REDUCE_SCATTER:
+                        count += 1
+                    elif name in _HOLDERS or name == "builtin.module":
+                        todo.append(inner.operation)
+                if count > 1:
+                    found.append(block)
+    return found
 
 
 def _key(op: ir.Operation):
@@ -95,20 +103,27 @@ def _group_size(op: ir.Operation) -> int:
 
 def _combine_in_block(block: ir.Block, max_bytes: int) -> int:
     ops = [o.operation for o in block.operations]
+    at = [i for i, op in enumerate(ops) if op.name == _REDUCE_SCATTER]
+    if len(at) < 2:
+        return 0
+    # Only the ops from the first reduce_scatter to the last can read one and be read by
+    # a later one (the dependences that matter, and the readers that may move).
+    first, last = at[0], at[-1]
     producer = {}
-    for i, op in enumerate(ops):
-        for r in op.results:
+    for i in range(first, last + 1):
+        for r in ops[i].results:
             producer[r] = i
     # ancestors[i]: bit k set when op i reads (transitively) reduce_scatter number k
     ancestors = [0] * len(ops)
     members_at: list[int] = []  # position of reduce_scatter k
-    for i, op in enumerate(ops):
+    for i in range(first, last + 1):
+        op = ops[i]
         found = 0
         for value in _read_values(op):
             j = producer.get(value)
             if j is not None and j < i:
                 found |= ancestors[j]
-        if op.name == "stablehlo.reduce_scatter":
+        if op.name == _REDUCE_SCATTER:
             found |= 1 << len(members_at)
             members_at.append(i)
         ancestors[i] = found
