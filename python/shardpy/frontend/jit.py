@@ -20,12 +20,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from jaxlib.mlir import ir
-
 from ..ir import jaxlib_bridge
-from ..ir.diagnostics import DiagnosticEngine
-from ..ir.utils import filter_signature_attrs
-from ..pipeline import Pipeline, PipelineOptions
+from .boundary import key_impl, partition_module, results_named_as_jax, wrap_keys
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
 
@@ -312,9 +308,9 @@ class Jitted:
             lowered, kept = jitted(True).lower(*args, **kw), None
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
-            _partition(global_text, self.pass_pipeline)
+            partition_module(global_text, self.pass_pipeline)
         out_ranks = [len(info.shape) for info in jax.tree_util.tree_leaves(lowered.out_info)]
-        out_specs = _as_jax_names_results(lowered, out_specs, opened, out_ranks)
+        out_specs = results_named_as_jax(lowered, out_specs, opened, out_ranks)
         # A program nothing shards (no mesh anywhere) runs whole on every device.
         if not sharded:
             mesh = None
@@ -328,7 +324,7 @@ class Jitted:
             leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded)
-        out_key_impls = tuple(_key_impl(info.dtype)
+        out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
                                    _jax_lowered=lowered),
@@ -337,7 +333,7 @@ class Jitted:
                            mesh.size if mesh is not None else 1,
                            out_key_impls=out_key_impls, kept=kept,
                            in_keys=tuple(i for i, leaf in enumerate(leaves)
-                                         if _key_impl(getattr(leaf, "dtype", None))),
+                                         if key_impl(getattr(leaf, "dtype", None))),
                            out_keys=any(impl is not None for impl in out_key_impls))
         program.lowered._program = program
         return program
@@ -456,56 +452,13 @@ def _aval(leaf):
         sharding = getattr(leaf, "sharding", None)
         if not isinstance(sharding, jax.sharding.NamedSharding):
             sharding = None  # (an array on one device moves where the program runs)
-        if _key_impl(leaf.dtype) is not None:
+        if key_impl(leaf.dtype) is not None:
             data = jax.eval_shape(jax.random.key_data, jax.ShapeDtypeStruct(leaf.shape,
                                                                             leaf.dtype))
             return jax.ShapeDtypeStruct(data.shape, data.dtype, sharding=sharding)
         return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=sharding)
     array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
     return jax.ShapeDtypeStruct(array.shape, array.dtype)
-
-
-# Typed PRNG keys (jax.random.key, nnx.Rngs' state) cross the program boundary as their
-# key data: JAX's lowered module has tensor<...x2xui32> where the key array has its
-# own rank, and the per-device program runs on that data. Keys go in as data and come
-# out wrapped again with the impl JAX's lowering gives each output.
-def _key_impl(dtype):
-    """The PRNG impl of a typed key dtype (key<fry>...), else None."""
-    import jax
-
-    try:
-        if jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key):
-            return dtype._impl  # (KeyTy's impl: what wrap_key_data takes)
-    except TypeError:
-        pass
-    return None
-
-
-def _as_jax_names_results(lowered, out_specs, opened, out_ranks) -> tuple:
-    """The specs of results JAX left unspecified, as jax.jit names their shardings
-    (pxla's maybe_recover_user_shardings): where the program's first argument has a
-    NamedSharding of its user's and a result has its rank and layout, that argument's
-    own spec; else the spec the compiler's choice reads as, without trailing Nones
-    (written so already)."""
-    import jax
-
-    lowering = getattr(lowered, "_lowering", None)
-    args = getattr(lowering, "compile_args", {}) if lowering is not None else {}
-    shardings, avals = args.get("in_shardings"), args.get("global_in_avals")
-    if not opened or not shardings or not avals or not isinstance(
-            shardings[0], jax.sharding.NamedSharding):
-        return out_specs
-    orig, rank = shardings[0], len(avals[0].shape)
-    mine = _spec_entries(orig.spec, rank)
-    return tuple(orig.spec if i in opened and i < len(out_ranks) and out_ranks[i] == rank
-                 and _spec_entries(spec, rank) == mine else spec
-                 for i, spec in enumerate(out_specs))
-
-
-def _spec_entries(spec, rank: int) -> tuple:
-    entries = [e if isinstance(e, tuple) else (e,) if e is not None else ()
-               for e in tuple(spec)]
-    return tuple(entries + [()] * (rank - len(entries)))
 
 
 def _kept_leaves(lowered, count: int):
@@ -534,33 +487,9 @@ def _execute(run, leaves, program):
             leaves[i] = jax.random.key_data(leaves[i])
     outputs = run(*leaves)
     if program.out_keys:
-        outputs = [_wrap(x, impl) if impl is not None else x
+        outputs = [wrap_keys(x, impl) if impl is not None else x
                    for x, impl in zip(outputs, program.out_key_impls)]
     return jax.tree_util.tree_unflatten(program.out_tree, outputs)
-
-
-_WRAPPERS: dict = {}
-
-
-def _wrap(data, impl):
-    """Key data wrapped as typed keys, laid out as the data is (its last dim, the key's
-    words, is whole): wrap_key_data alone would return them replicated."""
-    import functools
-
-    import jax
-
-    sharding = getattr(data, "sharding", None)
-    target = None
-    if isinstance(sharding, jax.sharding.NamedSharding):
-        spec = tuple(sharding.spec) + (None,) * (data.ndim - len(sharding.spec))
-        target = jax.sharding.NamedSharding(sharding.mesh,
-                                            jax.sharding.PartitionSpec(*spec[:-1]))
-    key = (str(impl), target)
-    wrapper = _WRAPPERS.get(key)
-    if wrapper is None:
-        wrapper = _WRAPPERS[key] = jax.jit(
-            functools.partial(jax.random.wrap_key_data, impl=impl), out_shardings=target)
-    return wrapper(data)
 
 
 def _abstract_key(leaf, where: str = "an argument"):
@@ -583,123 +512,3 @@ def _abstract_key(leaf, where: str = "an argument"):
                     f"the argument static with static_argnums")
 
 
-_CONTEXT: list = []
-
-
-def _context():
-    if not _CONTEXT:
-        _CONTEXT.append(jaxlib_bridge.make_context())
-    return _CONTEXT[0]
-
-
-def _partition(global_text: str, pipeline_text: str):
-    """Partition JAX's module; returns the per-device text prepared for inlining, the
-    shard_map specs of its arguments and results, local result avals, the report and
-    the boundary's uneven dims ((global shape, padded shape) per argument and result:
-    shard_map needs whole shards, so those values are padded and sliced around it)."""
-    from ..runtime import executor as runtime
-    from ..runtime import stats
-
-    context = _context()
-    engine = DiagnosticEngine("<shardpy.jit>")
-    with engine.capturing(context):
-        module = ir.Module.parse(global_text, context=context)
-        opened = _open_unspecified_results(module)
-        global_sig = runtime.signature(module.operation)
-        ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
-            module, engine)
-        if not ok:
-            messages = "; ".join(d.render() for d in engine.diagnostics)
-            raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
-        engine.flush()
-        op = module.operation
-        signature = runtime.signature(op)
-        sharded = any(inner.operation.name == "sdy.mesh"
-                      for inner in op.regions[0].blocks[0].operations)
-        report = stats.module_stats(op).to_json()
-        in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
-        out_specs = tuple(_spec(v.sharding, v.name, trim=i in opened)
-                          for i, v in enumerate(signature.results))
-        local_outs = tuple((v.type.shape, v.type.dtype) for v in signature.results)
-        padded = tuple(tuple(_padding(g, v) for g, v in zip(global_sig_values, values))
-                       for global_sig_values, values in ((global_sig.args, signature.args),
-                                                         (global_sig.results,
-                                                          signature.results)))
-        with context:
-            for inner in list(op.regions[0].blocks[0].operations):
-                inner = inner.operation
-                if inner.name == "sdy.mesh":
-                    inner.erase()
-                elif inner.name == "func.func":
-                    filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
-                                           or n.startswith("jax.") or n.startswith("tf."))
-        text = str(module)
-    return text, in_specs, out_specs, local_outs, report, sharded, padded, opened
-
-
-def _open_unspecified_results(module) -> set[int]:
-    """Results of @main that JAX left without a sharding (out_shardings unspecified on
-    a mesh of Auto axes) get an open one, every dim `{?}`: the partitioner chooses their
-    layout by propagation, as Shardy does inside jax.jit (a result without any sharding
-    would be made whole). Only where the module has exactly one mesh of several axes
-    (JAX adds an empty one for its own constraints). Returns their indices."""
-    from jaxlib.mlir.dialects import sdy
-
-    ops = [op.operation for op in module.body.operations]
-    meshes = [ir.StringAttr(op.attributes["sym_name"]).value for op in ops
-              if op.name == "sdy.mesh" and len(sdy.MeshAttr(op.attributes["mesh"]).axes)]
-    main = next((op for op in ops if op.name == "func.func" and ir.StringAttr(
-        op.attributes["sym_name"]).value == "main"), None)
-    if len(meshes) != 1 or main is None:
-        return set()
-    opened = set()
-    results = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results
-    with module.context:
-        old = (list(ir.ArrayAttr(main.attributes["res_attrs"])) if "res_attrs" in
-               main.attributes else [ir.DictAttr.get({}) for _ in results])
-        new = []
-        for attrs, result_type in zip(old, results):
-            entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
-            if "sdy.sharding" not in entries and isinstance(result_type, ir.RankedTensorType):
-                rank = ir.RankedTensorType(result_type).rank
-                dims = [sdy.DimensionShardingAttr.get([], is_closed=False)
-                        for _ in range(rank)]
-                entries["sdy.sharding"] = sdy.TensorShardingAttr.get(meshes[0], dims, [],
-                                                                     [])
-                opened.add(len(new))
-            new.append(ir.DictAttr.get(entries))
-        main.attributes["res_attrs"] = ir.ArrayAttr.get(new)
-    return opened
-
-
-def _padding(global_value, local_value):
-    """(global shape, shape padded to whole shards) of a boundary value, or None when
-    its shards divide it (shardpy.lowering.padding: uneven dims are padded to ceil shards)."""
-    shape = tuple(global_value.type.shape)
-    sharding = local_value.sharding
-    padded = tuple(n * (sharding.dim_shards(d) if sharding is not None else 1)
-                   for d, n in enumerate(local_value.type.shape))
-    return None if padded == shape else (shape, padded)
-
-
-def _spec(sharding, name: str, trim: bool = False):
-    """A PartitionSpec for a boundary sharding (full mesh axes only); `trim`: without
-    trailing Nones, as JAX writes the spec of a layout its compiler chose."""
-    from jax.sharding import PartitionSpec
-
-    if sharding is None:
-        return PartitionSpec()
-    if sharding.unreduced:
-        raise ValueError(f"shardpy.jit: {name} would leave the program unreduced on "
-                         f"{', '.join(map(str, sharding.unreduced))}; shardpy.jit returns "
-                         f"whole values only")
-    entries = []
-    for dim in sharding.dims:
-        if any(a.sub is not None for a in dim.axes):
-            raise ValueError(f"shardpy.jit: {name} is sharded on a sub-axis ({sharding}), "
-                             f"which a PartitionSpec cannot express")
-        names = tuple(a.name for a in dim.axes)
-        entries.append(None if not names else names[0] if len(names) == 1 else names)
-    while trim and entries and entries[-1] is None:
-        entries.pop()
-    return PartitionSpec(*entries)

@@ -14,10 +14,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 def test_calibration_writes_a_profile(tmp_path):
     out = tmp_path / "cpu.json"
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "calibrate_collectives.py"), "--sizes", "1K",
-         "256K", "1M", "--groups", "2", "8", "--warmup", "1", "--runs", "7", "--out", str(out)],
-        capture_output=True, text=True, timeout=120)
+    for _ in range(3):
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "calibrate_collectives.py"), "--sizes",
+             "1K", "256K", "1M", "--groups", "2", "8", "--warmup", "1", "--runs", "7",
+             "--out", str(out)], capture_output=True, text=True, timeout=120)
+        # On a busy host 7 runs can time 1 MiB below 256 KiB, and the fit refuses a
+        # falling line: that is the host, not the script (timing is not what this tests).
+        if run.returncode == 0 or "does not grow with bytes" not in run.stdout + run.stderr:
+            break
     assert run.returncode == 0, run.stdout + run.stderr
     model = CollectiveTimeModel.load(out)
     assert model.platform == "cpu" and model.device_count == 8
