@@ -346,9 +346,14 @@ def compare_outputs(jax_out, sp_out) -> dict:
                                   compare_xla.RTOL, compare_xla.ATOL)
                    for path, j, s in zip(paths, jl, sl)]
     bad = [c for c in comparisons if not c.ok]
+    # Issue 15: every output's sharding == jax.jit's (NamedSharding equality: the same
+    # mesh and the same spec, trailing Nones included).
+    unequal = [f"out{path}: sharding {getattr(s, 'sharding', None)} != jax's "
+               f"{getattr(j, 'sharding', None)}" for path, j, s in zip(paths, jl, sl)
+               if getattr(j, "sharding", None) != getattr(s, "sharding", None)]
     return {"status": "match" if not bad else "MISMATCH", "leaves": len(comparisons),
             "max_abs_diff": max((c.max_abs_error for c in comparisons), default=0.0),
-            "details": [c.line() for c in bad]}
+            "shardings_differ": len(unequal), "details": [c.line() for c in bad] + unequal}
 
 
 def run_isolated(name: str, program, args) -> dict:
@@ -411,7 +416,11 @@ def _outputs_cell(row) -> str:
     if out["status"] == "n/a":
         return "–"
     diff = out.get("max_abs_diff")
-    return f"{out['status']} ({diff:.2g})" if diff is not None else out["status"]
+    cell = f"{out['status']} ({diff:.2g})" if diff is not None else out["status"]
+    differ = out.get("shardings_differ")
+    if differ is not None:
+        cell += ", shardings ==" if not differ else f", **{differ} shardings differ**"
+    return cell
 
 
 def _fmt_ratio(ratio) -> str:
@@ -462,7 +471,8 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         "First call: trace + lower + compile (+ shardpy's partitioning) + first run, wall "
         "clock, JAX's caches cleared before it.",
         "Outputs: every leaf of the first call, integers exactly, floats within 1e-5 + "
-        "1e-4 × the leaf's largest magnitude (shardpy.runtime.arrays.compare).",
+        "1e-4 × the leaf's largest magnitude (shardpy.runtime.arrays.compare); "
+        "\"shardings ==\": every output's NamedSharding == jax.jit's (issue 15).",
     ]
     lines += ["Notes:", *[f"- {n}" for n in notes]]
     details = []

@@ -27,11 +27,12 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     rows = [line for line in proc.stdout.splitlines() if line.startswith(f"| {PROGRAM} |")]
     assert len(rows) == 1, proc.stdout
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
-    assert cells[2].startswith("match"), rows[0]
+    assert cells[2].startswith("match") and "shardings ==" in cells[2], rows[0]
     assert "Geometric mean of the step-time ratios" in proc.stdout
 
     row, = json.loads(out.read_text())["programs"]
     assert row["outputs"]["status"] == "match" and row["outputs"]["leaves"] > 1
+    assert row["outputs"]["shardings_differ"] == 0  # every output == jax.jit's (issue 15)
     for side in ("jax", "shardpy"):
         measured = row[side]
         assert measured["status"] == "ok", measured
