@@ -230,6 +230,7 @@ def test_keyword_only_arguments_dynamic_and_static(mesh):
 
 
 @pytest.mark.parametrize("keep_unused", [False, True])
+@pytest.mark.filterwarnings("ignore:Some donated buffers were not usable")  # (jax's, kept)
 def test_unused_arguments_as_jax_jit_keeps_them(mesh, keep_unused):
     """Without keep_unused (jax.jit's default) an argument the function never reads is
     dropped from the program, even when donated; input_shardings say None for it, as
