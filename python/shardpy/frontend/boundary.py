@@ -28,6 +28,14 @@ def key_impl(dtype):
     return None
 
 
+def compile_args(lowered) -> dict:
+    """What JAX's lowering hands its compiler (kept arguments, input shardings and
+    avals...): jax.stages.Lowered keeps it on a private attribute; {} where a JAX
+    has none."""
+    lowering = getattr(lowered, "_lowering", None)
+    return getattr(lowering, "compile_args", None) or {}
+
+
 def results_named_as_jax(lowered, out_specs, opened, out_ranks) -> tuple:
     """The specs of results JAX left unspecified, as jax.jit names their shardings
     (pxla's maybe_recover_user_shardings): where the program's first argument has a
@@ -36,8 +44,7 @@ def results_named_as_jax(lowered, out_specs, opened, out_ranks) -> tuple:
     (written so already)."""
     import jax
 
-    lowering = getattr(lowered, "_lowering", None)
-    args = getattr(lowering, "compile_args", {}) if lowering is not None else {}
+    args = compile_args(lowered)
     shardings, avals = args.get("in_shardings"), args.get("global_in_avals")
     if not opened or not shardings or not avals or not isinstance(
             shardings[0], jax.sharding.NamedSharding):

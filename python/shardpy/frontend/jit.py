@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..ir import jaxlib_bridge
-from .boundary import key_impl, partition_module, results_named_as_jax, wrap_keys
+from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
+                       wrap_keys)
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
 
@@ -465,8 +466,7 @@ def _kept_leaves(lowered, count: int):
     """The flat dynamic arguments JAX's lowering kept (jax.jit drops those the function
     does not read unless keep_unused): None when it kept all `count`, False when this
     JAX does not say."""
-    lowering = getattr(lowered, "_lowering", None)
-    kept = getattr(lowering, "compile_args", {}).get("kept_var_idx") if lowering else None
+    kept = compile_args(lowered).get("kept_var_idx")
     if kept is None:
         return False
     if len(kept) == count:

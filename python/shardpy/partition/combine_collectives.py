@@ -180,7 +180,7 @@ def _rewrite(ops: list, positions: list[int], ancestors: list[int], earlier: int
     last = ops[positions[-1]]
     first = ops[positions[0]]
     n = _group_size(first)
-    rows = []  # per member: (its op, permutation or None, [n, m] packed type)
+    rows = []  # per member: (its op, permutation or None, its shape as packed, m)
     with last.location, ir.InsertionPoint(last):
         packed = []
         for p in positions:
@@ -223,8 +223,9 @@ def _rewrite(ops: list, positions: list[int], ancestors: list[int], earlier: int
             replaced.append((op, piece))
     tail = replaced[-1][1].owner.operation
     # Readers of earlier members that stood before the last one follow the combined op.
+    members = set(positions)
     movers = [ops[i] for i in range(positions[0] + 1, positions[-1])
-              if ancestors[i] & earlier and i not in positions]
+              if ancestors[i] & earlier and i not in members]
     for op, piece in replaced:
         op.results[0].replace_all_uses_with(piece)
     for op, _ in replaced:
