@@ -141,11 +141,12 @@ def measure(kind: str, n: int, sizes: list[int], warmup: int, runs: int, baselin
     return points
 
 
-def measure_compute(warmup: int, runs: int, baseline) -> tuple[float, float]:
-    """(bytes/s, flops/s) of one device while every device works at once: an
-    elementwise op on a sharded f32 array (bytes read + written per device) and a
-    matmul of each device's rows by a replicated matrix, at the largest size whose
-    time is well above the dispatch baseline."""
+def measure_compute(warmup: int, runs: int, baseline) -> tuple[float, float, float]:
+    """(bytes/s, flops/s, compares/s) of one device while every device works at once:
+    an elementwise op on a sharded f32 array (bytes read + written per device), a
+    matmul of each device's rows by a replicated matrix, and a sort of each device's
+    rows (elements x log2 of the sorted dim), at sizes whose time is well above the
+    dispatch baseline."""
     import jax
     import numpy as np
     from jax.sharding import NamedSharding, PartitionSpec as P
@@ -166,7 +167,14 @@ def measure_compute(warmup: int, runs: int, baseline) -> tuple[float, float]:
     matmul(a).block_until_ready()
     seconds, _ = _median_times(matmul, a, baseline, warmup, runs)
     flops = 2.0 * m * m * m / max(seconds, 1e-9)
-    return memory, flops
+    lines, length = 256, 128
+    s = jax.device_put(np.random.default_rng(0).random((n * lines, length), np.float32),
+                       NamedSharding(mesh, P("g")))
+    sort = jax.jit(lambda u: jax.lax.sort(u, dimension=1))
+    sort(s).block_until_ready()
+    seconds, _ = _median_times(sort, s, baseline, warmup, runs)
+    compares = lines * length * np.log2(length) / max(seconds, 1e-9)
+    return memory, flops, float(compares)
 
 
 def dispatch_baseline():
@@ -238,11 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.compute_only:
         out = args.out or default_profile_path(args.platform)
         model = CollectiveTimeModel.load(out)
-        model.memory_bytes_per_s, model.flops_per_s = measure_compute(
-            args.warmup, args.runs, baseline)
+        (model.memory_bytes_per_s, model.flops_per_s,
+         model.compares_per_s) = measure_compute(args.warmup, args.runs, baseline)
         model.save(out)
         print(f"compute per device (all busy): {model.memory_bytes_per_s / 1e9:.2f} GB/s "
-              f"elementwise, {model.flops_per_s / 1e9:.2f} GFLOP/s matmul; "
+              f"elementwise, {model.flops_per_s / 1e9:.2f} GFLOP/s matmul, "
+              f"{model.compares_per_s / 1e6:.1f} M compares/s sort; "
               f"{time.perf_counter() - started:.0f} s; wrote {out}")
         return 0
     fits = {}
@@ -256,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             except ShardpyError as err:
                 raise SystemExit(f"{kind} over {n}: {err.message}; a noisy host? more "
                                  "--runs or a wider range of --sizes") from None
-    memory, flops = measure_compute(args.warmup, args.runs, baseline)
+    memory, flops, compares = measure_compute(args.warmup, args.runs, baseline)
     device = jax.devices()[0]
     model = CollectiveTimeModel(
         fits, platform=args.platform, device_kind=device.device_kind, device_count=count,
@@ -265,13 +274,13 @@ def main(argv: list[str] | None = None) -> int:
         machine=compare_xla._machine(),
         command=" ".join(["bench/calibrate_collectives.py", *(argv if argv is not None
                                                               else sys.argv[1:])]),
-        memory_bytes_per_s=memory, flops_per_s=flops)
+        memory_bytes_per_s=memory, flops_per_s=flops, compares_per_s=compares)
     out = args.out or default_profile_path(args.platform)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(table(model))
     print(f"\ncompute per device (all busy): {memory / 1e9:.2f} GB/s elementwise, "
-          f"{flops / 1e9:.2f} GFLOP/s matmul")
+          f"{flops / 1e9:.2f} GFLOP/s matmul, {compares / 1e6:.1f} M compares/s sort")
     print(f"\n{args.platform} ({device.device_kind}) x{count}, {model.machine}; dispatch "
           f"{statistics.median(dispatch) * 1e6:.0f} µs (median) subtracted; "
           f"{time.perf_counter() - started:.0f} s; wrote {out}")

@@ -22,7 +22,8 @@ from jaxlib.mlir import ir
 
 from shardpy.partition.insert_reshards import ExplicitReshards
 from shardpy.ops.registry import RULES
-from shardpy.pass_registry import register_pass
+from shardpy.pass_registry import option, register_pass
+from shardpy.sharding.collective_time import load_profile
 
 
 @register_pass("shardpy-insert-reshards")
@@ -30,5 +31,9 @@ from shardpy.pass_registry import register_pass
 class InsertReshards:
     """Insert sdy.reshard / sdy.all_reduce so every op can compute on local shards."""
 
+    platform: str = option("cpu", "the collective time profile's platform (cpu | gpu | "
+                           "tpu): each op's placement is the fastest by it, then the one "
+                           "moving the fewest bytes")
+
     def run(self, module: ir.Operation) -> None:
-        ExplicitReshards(module, RULES).run()
+        ExplicitReshards(module, RULES, load_profile(self.platform)).run()

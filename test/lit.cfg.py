@@ -39,3 +39,9 @@ config.substitutions.append((word("shardpy-run"), tool("shardpy-run")))
 config.substitutions.append((word("FileCheck"), tool("filecheck")))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(config.test_source_root), "bench", "corpus")))
+# Tests that pin a lowering which the shipped cost profile chooses only for larger
+# shards than a test holds (halo exchanges, all_to_alls around a sort) run under a
+# profile in which nothing takes time, so bytes moved rank the plans
+# (test/Inputs/bytes_only_profile.json).
+config.substitutions.append(("%bytes_only", "env SHARDPY_COST_PROFILE=" + os.path.join(
+    config.test_source_root, "Inputs", "bytes_only_profile.json")))

@@ -1,13 +1,21 @@
 // Dynamic slices of a stacked weight sharded on its layer dim (4 of 16 rows per
 // device), at a start out of range on both sides (clamped to [0, 16 - size] on the
 // GLOBAL value first, as the unpartitioned op does).
+// Ranked by time (the shipped cpu profile, the CHECK lines): both slices read the weight
+// gathered once (one all_gather, shared): one collective where computing on shards
+// takes one per slice.
+// Ranked by bytes (%bytes_only, the BYTES lines; the masked and moved shards, which the cpu
+// profile takes only for larger windows):
 //   One row (%0): each device slices its part of the window out of its shard padded
 //     with zeros, and the partial rows are summed: one all_reduce of one row
 //     (2 * 3/4 * 32 B) instead of gathering the weight (3/4 * 512 B).
-//   Twelve rows (%1): the partial windows would cost 2 * 3/4 * 384 B to sum; gathering
-//     the weight costs 3/4 * 512 B, so insert-reshards all_gathers and slices.
+//   Twelve rows (%1): "x" moves onto the columns (all_to_all, 3/4 * 128 B), each
+//     device slices 12 rows of its 2 columns and the windows are gathered (3/4 * 384 B):
+//     as many bytes as gathering the weight, less to slice per device.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
+// RUN: %bytes_only shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=BYTES
+// RUN: %bytes_only shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: computed replicated
 // EXEC:     check: PASS
 
@@ -15,14 +23,22 @@ sdy.mesh @mesh = <["x"=4]>
 
 // CHECK-LABEL: func.func public @main(
 // CHECK-SAME:    %arg0: tensor<4x8xf32>
+// CHECK:         %[[W:.*]] = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 {{.*}} : (tensor<4x8xf32>) -> tensor<16x8xf32>
+// CHECK:         stablehlo.dynamic_slice %[[W]], {{.*}} sizes = [1, 8] : (tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<1x8xf32>
+// CHECK:         stablehlo.dynamic_slice %[[W]], {{.*}} sizes = [12, 8] : (tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<12x8xf32>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
-// CHECK:         %[[PADDED:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [1, 0], high = [1, 0], interior = [0, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<6x8xf32>
-// CHECK:         %[[ROW:.*]] = stablehlo.dynamic_slice %[[PADDED]], %{{.*}}, %{{.*}}, sizes = [1, 8] : (tensor<6x8xf32>, tensor<i32>, tensor<i32>) -> tensor<1x8xf32>
-// CHECK:         "stablehlo.all_reduce"(%[[ROW]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3]]>
-// CHECK:         }) : (tensor<1x8xf32>) -> tensor<1x8xf32>
-// CHECK-NEXT:    "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 {{.*}} : (tensor<4x8xf32>) -> tensor<16x8xf32>
-// CHECK:         stablehlo.dynamic_slice {{.*}} sizes = [12, 8] : (tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<12x8xf32>
-// CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
+
+// BYTES-LABEL: func.func public @main(
+// BYTES-SAME:    %arg0: tensor<4x8xf32>
+// BYTES-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
+// BYTES:         %[[PADDED:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [1, 0], high = [1, 0], interior = [0, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<6x8xf32>
+// BYTES:         %[[ROW:.*]] = stablehlo.dynamic_slice %[[PADDED]], %{{.*}}, %{{.*}}, sizes = [1, 8] : (tensor<6x8xf32>, tensor<i32>, tensor<i32>) -> tensor<1x8xf32>
+// BYTES:         "stablehlo.all_reduce"(%[[ROW]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3]]>
+// BYTES:         }) : (tensor<1x8xf32>) -> tensor<1x8xf32>
+// BYTES:         "stablehlo.all_to_all"({{.*}}split_dimension = 1 : i64}> : (tensor<4x8xf32>) -> tensor<16x2xf32>
+// BYTES:         stablehlo.dynamic_slice {{.*}} sizes = [12, 2] : (tensor<16x2xf32>, tensor<i32>, tensor<i32>) -> tensor<12x2xf32>
+// BYTES:         "stablehlo.all_gather"({{.*}}) <{all_gather_dim = 1 {{.*}} : (tensor<12x2xf32>) -> tensor<12x8xf32>
+// BYTES-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 func.func public @main(%w: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
                        %layer: tensor<i32>)
     -> (tensor<1x8xf32>, tensor<12x8xf32>) {

@@ -6,11 +6,18 @@
 //   scatter  each device adds the updates into the rows it holds (indices clamped to
 //            [-1, 10] globally, an index of 10 or 11 lands in the padding), the
 //            update rows split over "y" are summed: one all_reduce over "y" (72 B).
-//   dynamic_slice  each device slices its part of the window (global start clamped
-//            to [0, 10 - 4]) out of its shard padded with zeros; one all_reduce
-//            over "x" of the 4x6 window (144 B). 324 B/device in all.
-// RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
+//   dynamic_slice  ranked by time (the shipped cpu profile, TIME lines): the table
+//            gathered over "x" (one all_gather, 216 B, the padding row sliced off)
+//            and the window (global start clamped to [0, 10 - 4]) sliced from it.
+//            Ranked by bytes (%bytes_only, BYTES lines): each device slices its part
+//            of the window out of its shard (its columns split over "y" too) padded
+//            with zeros; one all_reduce over "x" of the 4x3 window (72 B), one
+//            all_gather of the columns over "y" (48 B): two collectives, which the
+//            cpu profile takes only for larger windows.
+// RUN: shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefixes=CHECK,TIME
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
+// RUN: %bytes_only shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefixes=CHECK,BYTES
+// RUN: %bytes_only shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: warning
 // EXEC: check: PASS
 
@@ -25,10 +32,16 @@
 // CHECK:         %[[B:.*]] = stablehlo.optimization_barrier
 // CHECK:         "stablehlo.scatter"(%[[B]],
 // CHECK:         "stablehlo.all_reduce"{{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3], [4, 5], [6, 7]]>
-// CHECK:         %[[DHI:.*]] = stablehlo.constant dense<6> : tensor<i32>
-// CHECK:         stablehlo.clamp %{{.*}}, %arg3, %[[DHI]]
-// CHECK:         stablehlo.pad %arg0, {{.*}} low = [4, 0], high = [4, 0]
-// CHECK:         "stablehlo.all_reduce"{{.*}}replica_groups = dense<{{\[\[}}0, 2, 4, 6], [1, 3, 5, 7]]>
+// TIME:          %[[T:.*]] = "stablehlo.all_gather"(%arg0) {{.*}}replica_groups = dense<{{\[\[}}0, 2, 4, 6], [1, 3, 5, 7]]>{{.*}} : (tensor<3x6xf32>) -> tensor<12x6xf32>
+// TIME:          %[[T10:.*]] = stablehlo.slice %[[T]] [0:10, 0:6]
+// TIME:          %[[DHI:.*]] = stablehlo.constant dense<6> : tensor<i32>
+// TIME:          %[[START:.*]] = stablehlo.clamp %{{.*}}, %arg3, %[[DHI]]
+// TIME:          stablehlo.dynamic_slice %[[T10]], %[[START]], %{{.*}}, sizes = [4, 6]
+// BYTES:         %[[DHI:.*]] = stablehlo.constant dense<6> : tensor<i32>
+// BYTES:         stablehlo.clamp %{{.*}}, %arg3, %[[DHI]]
+// BYTES:         stablehlo.pad {{.*}} low = [4, 0], high = [4, 0]{{.*}} : (tensor<3x3xf32>, tensor<f32>) -> tensor<11x3xf32>
+// BYTES:         "stablehlo.all_reduce"{{.*}}replica_groups = dense<{{\[\[}}0, 2, 4, 6], [1, 3, 5, 7]]>
+// BYTES:         "stablehlo.all_gather"{{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3], [4, 5], [6, 7]]>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|reduce_scatter|collective_permute)}}"
 
 sdy.mesh @mesh = <["x"=4, "y"=2]>

@@ -169,6 +169,11 @@ class Features:
     # some chained): gradients.py (its own RNG: programs that do not draw it stay the
     # same).
     gradients: bool = True
+    # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
+    # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
+    # the lowerings the cpu profile takes only for large shards (halo exchanges,
+    # all_to_alls around sorts, masked and split shards) stay drawn at fuzz sizes.
+    bytes_ranked: bool = True
     # The richer forms of the windowed ops' emitters, drawn half the time (see
     # FuncBuilder.rich_form): pad with interior 2 and low/high from -3 to 5, slices of
     # stride 3, rolls (a concatenate of two slices of one value), pooling windows with

@@ -52,6 +52,7 @@ MAX_DEVICES = 30  # the largest mesh the generator draws (generate.ODD_MESHES)
 RTOL, ATOL = 1e-4, 1e-5
 DEFAULT_FAILURES = HERE / "failures"
 PIPELINE = "builtin.module(shardpy-partition)"
+BYTES_RANKED_PROFILE = HERE.parent / "Inputs" / "bytes_only_profile.json"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
 
@@ -123,7 +124,18 @@ class Runner:
         def widened() -> str:
             return generate.generate(seed, self.features, float_text="f64").text
 
-        outcome = self.run_text(program.text, seed, widened)
+        bytes_ranked = bytes_ranked_seed(seed, self.features)
+        saved = os.environ.get("SHARDPY_COST_PROFILE")
+        if bytes_ranked:
+            os.environ["SHARDPY_COST_PROFILE"] = str(BYTES_RANKED_PROFILE)
+        try:
+            outcome = self.run_text(program.text, seed, widened)
+        finally:
+            if bytes_ranked:
+                if saved is None:
+                    os.environ.pop("SHARDPY_COST_PROFILE", None)
+                else:
+                    os.environ["SHARDPY_COST_PROFILE"] = saved
         outcome.num_ops = program.num_ops
         return outcome
 
@@ -345,13 +357,20 @@ class Pool:
 # --------------------------------------------------------------------------- driver
 
 
+def bytes_ranked_seed(seed: int, features: generate.Features) -> bool:
+    """Whether `seed` is partitioned with plans ranked by bytes (Features.bytes_ranked)."""
+    return features.bytes_ranked and seed % 3 == 2
+
+
 def save_failure(outcome: Outcome, directory: Path, features: generate.Features) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"seed_{outcome.seed}.mlir"
     program = generate.generate(outcome.seed, features)
     header = [f"// {outcome.status} (seed {outcome.seed})"]
     header += ["// " + line for line in outcome.detail.splitlines()[:30]]
-    header.append(f"// reproduce: shardpy-run {path} --check")
+    env = (f"SHARDPY_COST_PROFILE={BYTES_RANKED_PROFILE} "
+           if bytes_ranked_seed(outcome.seed, features) else "")
+    header.append(f"// reproduce: {env}shardpy-run {path} --check")
     path.write_text("\n".join(header) + "\n" + program.text)
     return path
 

@@ -221,6 +221,10 @@ class OpFamily:
                  and its index operands: gather, slice, dynamic_slice), "in place" (it
                  writes into its first operands' buffers, reading and writing only what
                  its other operands say: scatter, dynamic_update_slice)
+    compares     compares(op, local_shapes) -> the comparisons its compute makes on
+                 operands of these local shapes (a sort: n log2 of the sorted dim),
+                 which the compute estimate charges at the profile's compare rate (a
+                 sort is bound by them, not by the memory it touches)
     """
     names: tuple[str, ...]
     rule: Callable | None = None
@@ -243,6 +247,7 @@ class OpFamily:
     xla_splits_all_to_all: bool = False
     fused: bool = False
     touches: str = "all"
+    compares: Callable | None = None
 
     @property
     def structural(self) -> bool:

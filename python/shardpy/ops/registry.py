@@ -175,5 +175,10 @@ READS_RESULT_ONLY = ops_with(lambda e: e.touches == "result")
 UPDATES_IN_PLACE = ops_with(lambda e: e.touches == "in place")
 """Ops that write into their first operands' buffers: scatter, dynamic_update_slice."""
 
+COMPARE_COUNTS = {name: e.compares for name, e in _BY_NAME.items()
+                  if e.compares is not None}
+"""Ops whose compute is bound by comparisons (sort, top_k): name -> compares(op, local
+shapes), see OpFamily.compares."""
+
 SOURCE_OPS = ops_with(lambda e: e.source)
 """Ops without operands that shardpy-to-local builds per device in any sharding."""

@@ -6,6 +6,8 @@ a top-k per shard, then a top-k of the candidates (lowering/select.py).
 """
 from __future__ import annotations
 
+from math import log2, prod
+
 from ..lowering import select
 from ..sharding.op_rule import RuleBuilder
 from .attrs import REPLICATE, across, int_or
@@ -39,10 +41,29 @@ def top_k(op, b: RuleBuilder):
             across(b, d, size, REPLICATE, blocked=True)
 
 
+def sort_compares(op, local_shapes) -> float:
+    """A comparison sort of each line along the sorted dim: n log2(n) per line."""
+    shape = local_shapes[0]
+    if not shape:
+        return 0.0
+    n = shape[int_or(op, "dimension", -1) % len(shape)]
+    return prod(shape) * log2(n) if n > 1 else 0.0
+
+
+def top_k_compares(op, local_shapes) -> float:
+    """A selection of k per line along the last dim: about n log2(k) per line."""
+    shape = local_shapes[0]
+    if not shape:
+        return 0.0
+    k = int_or(op, "k", shape[-1])
+    return prod(shape) * log2(max(k, 2))
+
+
 FAMILIES = (
-    OpFamily(("stablehlo.sort",), rule=sort, local=LocalOp()),
+    OpFamily(("stablehlo.sort",), rule=sort, local=LocalOp(), compares=sort_compares),
     # DIFFERS FROM NATIVE: native has no chlo rules (see CHLO_ELEMENTWISE); chlo.top_k is
     # what XLA turns into custom_call @mhlo.topk, so it gets that rule.
     OpFamily(("chlo.top_k",), rule=top_k,
-             local=LocalOp(None, False, select.lower_top_k, split=select.top_k_can_split)),
+             local=LocalOp(None, False, select.lower_top_k, split=select.top_k_can_split),
+             compares=top_k_compares),
 )

@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 import time as _time
 from dataclasses import dataclass, field
+from functools import partial
 
 from jaxlib.mlir import ir
 
@@ -108,7 +109,7 @@ class ShardingChoice:
     def __init__(self, module: ir.Operation, table: RuleTable, model: CollectiveTimeModel):
         self.module = module
         self.state = ShardingState(module)
-        self.cache = PlanCache(table, choose_plan)
+        self.cache = PlanCache(table, partial(choose_plan, model=model))
         self.model = model
         self.report: dict = {}
         self.groups: list[_Group] = []

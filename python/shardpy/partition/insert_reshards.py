@@ -14,10 +14,10 @@ a summing reduce) and are reduced only where a consumer needs the whole value.
 
 Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded (with halo exchanges, weighed against gathering
-them by bytes) is said by the `local` field of the op's registry entry (shardpy.ops;
+them by estimated time, then bytes: plan_choice) is said by the `local` field of the op's registry entry (shardpy.ops;
 every pointwise op computes on shards too); other ops get every operand replicated and are computed whole on every device, with a
 warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
-dim) are never computed sharded: the candidate placements weighed by bytes also move
+dim) are never computed sharded: the candidate placements weighed also move
 their axes onto another factor of the op (an all_to_all in, and one back where the
 result wants it), or, where LocalOp.split allows (top_k), keep them sharded on the
 operand and leave the combining to the lowering. An iota or constant operand is made
@@ -35,6 +35,8 @@ the rest of the pass:
   plan_cache.py   what the pass memoizes to be fast (plans, rules, layout keys), and why
 """
 from __future__ import annotations
+
+from functools import partial
 
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
@@ -57,11 +59,12 @@ class ExplicitReshards:
     """The pass over one module: `run` places every op (its plan: plan_choice) and
     inserts the reshards and all_reduces that takes."""
 
-    def __init__(self, module: ir.Operation, table: RuleTable):
+    def __init__(self, module: ir.Operation, table: RuleTable, model=None):
         self.module = module
         self.state = ShardingState(module)
         self.warned: set[str] = set()
-        self.cache = PlanCache(table, choose_plan)
+        # Plans ranked by `model`'s estimated time (a CollectiveTimeModel), then bytes.
+        self.cache = PlanCache(table, partial(choose_plan, model=model))
         self._conversions: dict = {}  # (value, wanted layout) -> converted value
         self._remade: list[ir.Operation] = []  # source ops copied into other layouts
         self.reshards: list[ir.Operation] = []  # every sdy.reshard, found or made

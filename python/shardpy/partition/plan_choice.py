@@ -3,8 +3,10 @@
 A plan is one sharding per operand (what the op needs: operands that differ get an
 sdy.reshard) and per result (what the local computation produces, `unreduced` axes
 included). It comes from one choice of axes per factor of the op's sharding rule
-(`factor axes`), and choose_plan weighs several choices by the bytes per device the
-reshards around the op would move (the reshard planner's cost model):
+(`factor axes`), and choose_plan weighs several choices by the time the reshards
+around the op and its own compute would take (the platform's CollectiveTimeModel),
+then by the bytes per device the reshards would move (the reshard planner's cost
+model):
 
   1. keep the results where they are: a factor takes the results' axes, else the most
      sharded operand's (slicing the others is free);
@@ -19,9 +21,14 @@ reshards around the op would move (the reshard planner's cost model):
      where the result wants it), or, where LocalOp.split allows (top_k), kept sharded
      on the operands with the combining left to the lowering (its all_gather counted).
 
-The fewest bytes win; on a tie, the least work per device, then the placement without
-an exchange (fewer collectives). Ops with no way to compute on shards get the fallback
-(fallback.py). Partial sums carried through linear ops: unreduced.py.
+Candidates are ranked by estimated time (plan_time with the platform's
+CollectiveTimeModel: each reshard's collectives at latency + bytes / bandwidth, the
+op's own compute on its local shards, an exchange's collective_permutes), then by the
+bytes moved, then by the work per device, then the placement without an exchange
+(fewer collectives). Without a model (model=None) bytes come first. Times are compared
+in whole nanoseconds, so that plans with the same collectives tie and bytes decide.
+Ops with no way to compute on shards get the fallback (fallback.py). Partial sums
+carried through linear ops: unreduced.py.
 """
 from __future__ import annotations
 
@@ -33,7 +40,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..lowering.padding import unevenly_shardable
-from ..ops.registry import FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
+from ..ops.registry import COMPARE_COUNTS, FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..sharding.model import AxisRef, TensorSharding
@@ -59,9 +66,10 @@ class OpPlan:
 
 
 def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
-                result_shardings, template: TensorSharding) -> OpPlan:
+                result_shardings, template: TensorSharding, model=None) -> OpPlan:
     """The cheapest placement of `op` (its rule, its LOCAL_OPS entry, how its reductions
-    combine) given its operands' and results' current shardings, on `template`'s mesh."""
+    combine) given its operands' and results' current shardings, on `template`'s mesh:
+    the fastest by `model` (a CollectiveTimeModel), then the fewest bytes moved."""
     if not computed_on_shards(rule, entry):
         return OpPlan(*replicated_operands_and_results(op, template), fallback=True)
     rule = _one_sided_factors_replicated(rule, op)
@@ -72,13 +80,13 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     num_operands = len(op.operands)
     # Two candidate placements of the factors: keep the results where they are, or
     # keep the operands where they are (e.g. a sharded contraction reduce-scattered
-    # into place instead of moving both operands); the cheaper one by bytes moved.
+    # into place instead of moving both operands); the faster one (rank).
     # Windowed factors (permutations: padded, sliced, reversed, windowed dims) may
     # stay sharded where the op's lowering exchanges what shards need between
     # devices (LOCAL_OPS' `exchange`: the bytes its collective_permutes move, each
     # counted whole, as stats.py does); each placement is also tried with them
-    # whole (the planner's gathers). The fewest bytes win; on a tie, the least work
-    # per device, then the placement without an exchange (fewer collectives).
+    # whole (the planner's gathers). Ranked by time, bytes, work per device, then
+    # the placement without an exchange (fewer collectives): rank().
     permutation = frozenset(rule.factors_of(FactorKind.PERMUTATION))
     exchange = entry is not None and entry.permutation
     options = [permutation]
@@ -103,14 +111,13 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                 bases.append(factor_axes)  # windowed factors whole
             candidate = placement(op, rule, factor_axes, operand_shardings, template,
                                   combine, entry)
-            cost = reshard_cost(op, operand_shardings, candidate.operands,
-                                candidate.results, result_shardings)
             moved = 0.0
             if exchange and not whole and entry.exchange is not None:
                 moved = entry.exchange(op, candidate.operands, candidate.results)
                 if moved is None:
                     continue  # the lowering cannot compute these shards
-            key = (cost + moved, work(op, candidate), moved > 0)
+            key = rank(op, candidate, operand_shardings, result_shardings, model,
+                       ("collective_permute", 2, moved))
             if best is None or key < best[0]:
                 best = (key, candidate)
     # Need-replication factors an operand has sharded: their axes moved onto another
@@ -122,26 +129,42 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                                            sizes, uneven):
             candidate = placement(op, rule, moved, operand_shardings, template, combine,
                                   entry)
-            cost = reshard_cost(op, operand_shardings, candidate.operands,
-                                candidate.results, result_shardings)
-            key = (cost, work(op, candidate), False)
+            key = rank(op, candidate, operand_shardings, result_shardings, model)
             if key < best[0]:
                 best = (key, candidate)
         if entry is not None and entry.split is not None:
-            for candidate, internal in split_placements(
+            for candidate, internal, shards in split_placements(
                     op, rule, entry, tensors, num_operands, factor_axes, template):
-                cost = internal + reshard_cost(op, operand_shardings, candidate.operands,
-                                               candidate.results, result_shardings)
-                key = (cost, work(op, candidate), False)
+                key = rank(op, candidate, operand_shardings, result_shardings, model,
+                           ("all_gather", shards, internal), exchanges=False)
                 if key < best[0]:
                     best = (key, candidate)
     return best[1]
 
 
+def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
+         internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True) -> tuple:
+    """A placement's sort key: (estimated nanoseconds, bytes moved, work per device,
+    whether it exchanges). `internal`: a collective the op's lowering makes itself
+    (kind, group size, bytes per device: a halo exchange's collective_permutes, a split
+    top-k's all_gather), counted in both time and bytes. Without a model, bytes first."""
+    kind, group, extra = internal
+    cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
+                                candidate.results, result_shardings)
+    flag = exchanges and extra > 0
+    if model is None:
+        return (cost, work(op, candidate), flag)
+    seconds = plan_time(op, operand_shardings, candidate, result_shardings, model)
+    if extra > 0:
+        seconds += model.time(kind, max(group, 2), extra)
+    nanoseconds = round(seconds * 1e9) if seconds != float("inf") else seconds
+    return (nanoseconds, cost, work(op, candidate), flag)
+
+
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):
     """Placements keeping a need-replication factor sharded on the operands (as the
     most sharded operand has it), results whole on it, with the bytes per device the
-    lowering's own all_gather of the per-shard results moves."""
+    lowering's own all_gather of the per-shard results moves and its group size."""
     sizes = template.mesh.axes
     used = [a for axes in factor_axes for a in axes]
     for f, kind in enumerate(rule.kinds):
@@ -171,7 +194,7 @@ def split_placements(op, rule, entry, tensors, num_operands, factor_axes, templa
             local = sharding.local_shape(tuple(result.type.shape))
             internal += prod(local) * element_bytes(result.type.element_type) * (
                 shards - 1)
-        yield OpPlan(operands, results), internal
+        yield OpPlan(operands, results), internal, shards
 
 
 def placement(op, rule, factor_axes, operand_shardings, template, combine: str | None,
@@ -460,7 +483,8 @@ def compute_time(op, plan: OpPlan, model) -> float:
     them is one loop over memory that the ops around it already read or write. An op
     that reads only what it writes (a gather's rows: READS_RESULT_ONLY) counts its
     results twice and its indices, not its whole operand; one that updates in place
-    (UPDATES_IN_PLACE) counts its updates twice and its indices, not the buffer."""
+    (UPDATES_IN_PLACE) counts its updates twice and its indices, not the buffer. A sort
+    or top-k (COMPARE_COUNTS) counts its comparisons at the profile's compare rate."""
     name = op.name
     if name in FUSED_OPS:
         return 0.0
@@ -493,7 +517,16 @@ def compute_time(op, plan: OpPlan, model) -> float:
         numbers = stablehlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
         contracted = prod(lhs_local[d] for d in numbers.lhs_contracting_dimensions)
         flops = 2.0 * prod(local) * contracted
-    return model.compute_time(touched, flops)
+    compares = 0.0
+    count = COMPARE_COUNTS.get(name)
+    if count is not None:
+        shapes = []
+        for value, sharding in zip(op.operands, plan.operands):
+            shape = tuple(value.type.shape) if isinstance(value.type,
+                                                          ir.RankedTensorType) else ()
+            shapes.append(sharding.local_shape(shape) if sharding is not None else shape)
+        compares = count(op, shapes)
+    return model.compute_time(touched, flops, compares)
 
 
 def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,

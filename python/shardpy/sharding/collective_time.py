@@ -44,11 +44,13 @@ SHARDPY_COST_PROFILE environment variable, overrides). Schema (version 1):
                                                # all_to_all, collective_permute
       "compute": {                             # optional: one device, all busy
         "memory_bytes_per_s": 1.1e9,           # elementwise f32 bytes read + written
-        "flops_per_s": 8.0e9}                  # f32 matmul
+        "flops_per_s": 8.0e9,                  # f32 matmul
+        "compares_per_s": 1.0e7}               # f32 sort: elements x log2(sorted dim)
     }
 
 Compute (`CollectiveTimeModel.compute_time`): an op's local bytes read and written over
-the memory rate, or its flops over the flop rate, whichever is longer; what
+the memory rate, its flops over the flop rate, or its comparisons (a sort, a top-k:
+OpFamily.compares) over the compare rate, whichever is longest; what
 shardpy-choose-shardings adds to the collectives a plan makes (a full-size partial
 product costs its bytes here before its reduce_scatter costs them again).
 
@@ -77,6 +79,9 @@ CALIBRATE_COMMAND = "python bench/calibrate_collectives.py"
 # f32 matmul flops), when a profile has no "compute" section.
 DEFAULT_MEMORY_BYTES_PER_S = 1.0e9
 DEFAULT_FLOPS_PER_S = 8.0e9
+# Sorting f32 rows along a dim of 16 to 256 with all 8 devices busy: 0.6e7 to 1.1e7
+# elements x log2(dim) per second per device (XLA:CPU's comparator sort).
+DEFAULT_COMPARES_PER_S = 1.0e7
 
 
 def collective_cost_bytes(kind: str, group_size: int, operand_bytes: float,
@@ -150,11 +155,15 @@ class CollectiveTimeModel:
     # section; defaults: the 2-core cpu host the shipped profile was measured on).
     memory_bytes_per_s: float = DEFAULT_MEMORY_BYTES_PER_S
     flops_per_s: float = DEFAULT_FLOPS_PER_S
+    compares_per_s: float = DEFAULT_COMPARES_PER_S
 
-    def compute_time(self, bytes_touched: float, flops: float = 0.0) -> float:
-        """Seconds one device spends reading and writing `bytes_touched` and doing
-        `flops` (each at its measured rate; the slower one bounds the op)."""
-        return max(bytes_touched / self.memory_bytes_per_s, flops / self.flops_per_s)
+    def compute_time(self, bytes_touched: float, flops: float = 0.0,
+                     compares: float = 0.0) -> float:
+        """Seconds one device spends reading and writing `bytes_touched`, doing `flops`
+        and making `compares` comparisons (each at its measured rate; the slowest one
+        bounds the op)."""
+        return max(bytes_touched / self.memory_bytes_per_s, flops / self.flops_per_s,
+                   compares / self.compares_per_s)
 
     def _parameters(self, kind: str, group_size: int) -> tuple[float, float]:
         """(latency s, seconds per byte) of `kind` at `group_size`, interpolated."""
@@ -202,7 +211,8 @@ class CollectiveTimeModel:
             "device_count": self.device_count, "jax_version": self.jax_version,
             "date": self.date, "machine": self.machine, "command": self.command,
             "compute": {"memory_bytes_per_s": self.memory_bytes_per_s,
-                        "flops_per_s": self.flops_per_s},
+                        "flops_per_s": self.flops_per_s,
+                        "compares_per_s": self.compares_per_s},
             "collectives": {
                 kind: {str(n): {"latency_s": fit.latency_s,
                                 "bandwidth_bytes_per_s": fit.bandwidth_bytes_per_s,
@@ -239,10 +249,14 @@ class CollectiveTimeModel:
             compute = data.get("compute") or {}
             memory = float(compute.get("memory_bytes_per_s", DEFAULT_MEMORY_BYTES_PER_S))
             flops = float(compute.get("flops_per_s", DEFAULT_FLOPS_PER_S))
-            if not 0 < memory < math.inf or not 0 < flops < math.inf:
-                raise ValueError(f"compute rates {memory} bytes/s, {flops} flops/s")
+            compares = float(compute.get("compares_per_s", DEFAULT_COMPARES_PER_S))
+            if not (0 < memory < math.inf and 0 < flops < math.inf
+                    and 0 < compares < math.inf):
+                raise ValueError(f"compute rates {memory} bytes/s, {flops} flops/s, "
+                                 f"{compares} compares/s")
             return cls(fits, device_count=int(data.get("device_count", 0)), source=source,
                        memory_bytes_per_s=memory, flops_per_s=flops,
+                       compares_per_s=compares,
                        **{k: str(v) for k, v in meta.items()})
         except (AttributeError, KeyError, TypeError, ValueError) as err:
             detail = f"missing {err}" if isinstance(err, KeyError) else str(err)

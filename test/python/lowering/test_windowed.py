@@ -12,10 +12,14 @@ against the one-device program. Properties:
     form);
   * the batch really exercises the exchanges: for every op, some programs keep a
     windowed dim sharded and move data with collective_permute (cumulative
-    reductions: with the all_gather of the shards' totals).
+    reductions: with the all_gather of the shards' totals). Three programs in four
+    (seed % 4 != 0) are partitioned with plans ranked by bytes
+    (test/Inputs/bytes_only_profile.json), as the shipped cpu profile's time ranking
+    gathers most windowed dims this small.
 
 A failure names its seed: `python test/fuzz/windowed.py --seed S > p.mlir;
-shardpy-run p.mlir --check`.
+shardpy-run p.mlir --check` (seed % 4 != 0: with
+SHARDPY_COST_PROFILE set to test/Inputs/bytes_only_profile.json).
 """
 from __future__ import annotations
 
@@ -83,11 +87,20 @@ COVERAGE: dict[str, Counter] = defaultdict(Counter)
 
 
 @pytest.mark.parametrize("op", windowed.OPS)
-def test_windowed_op_on_shards(op, runner):
+def test_windowed_op_on_shards(op, runner, monkeypatch):
+    import run_fuzz
+
     failures = []
     for i in range(PER_OP):
         seed = 10_000 + 100 * windowed.OPS.index(op) + i
         name, text = windowed.program(seed, op)
+        # Three programs in four with plans ranked by bytes: at these sizes the cpu
+        # profile's time ranking gathers nearly every windowed dim (one all_gather
+        # against two collective_permutes), so the exchanges are drawn that way.
+        if i % 4:
+            monkeypatch.setenv("SHARDPY_COST_PROFILE", str(run_fuzz.BYTES_RANKED_PROFILE))
+        else:
+            monkeypatch.delenv("SHARDPY_COST_PROFILE", raising=False)
         status, detail, warnings, per_device = _partition_and_run(runner, text, seed)
         replicated = [w for w in warnings if "computed replicated" in w]
         if status != "pass" or replicated:

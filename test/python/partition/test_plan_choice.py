@@ -53,3 +53,92 @@ def test_an_update_in_place_touches_the_update_not_the_buffer(ctx):
     plan = OpPlan([sharding([], []), sharding([], []), None, None], [sharding([], [])])
     # the 1x256 row and the two scalar indices, each read and written once
     assert compute_time(update, plan, MODEL) == MODEL.compute_time(2 * (256 * 4 + 4 + 4))
+
+
+# A halo exchange against a gather, and a sort along a sharded dim: ranked by time.
+RANKED = """
+sdy.mesh @mesh = <["x"=2]>
+func.func @f(%small: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+             %big: tensor<256x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+             %keys: tensor<64x512xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x16xf32>, tensor<256x1024xf32>, tensor<64x512xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %a = "stablehlo.reduce_window"(%small, %zero) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>}> ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
+  %b = "stablehlo.reduce_window"(%big, %zero) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>}> ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<256x1024xf32>, tensor<f32>) -> tensor<256x1024xf32>
+  %c = "stablehlo.sort"(%keys) <{dimension = 0 : i64, is_stable = true}> ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %lt = stablehlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %a, %b, %c : tensor<8x16xf32>, tensor<256x1024xf32>, tensor<64x512xf32>
+}
+"""
+
+
+def _plans(ctx, model):
+    """{op name and operand shape: the plan insert-reshards' choice makes under model}"""
+    from shardpy.ops.registry import RULES, local_entry
+    from shardpy.partition.plan_cache import PlanCache
+    from shardpy.partition.plan_choice import choose_plan
+    from shardpy.sharding.state import ShardingState
+    from functools import partial
+
+    module = ir.Module.parse(RANKED, ctx)
+    state = ShardingState(module.operation)
+    cache = PlanCache(RULES, partial(choose_plan, model=model))
+    func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+    out = {}
+    for op in func.regions[0].blocks[0].operations:
+        if op.name in ("stablehlo.reduce_window", "stablehlo.sort"):
+            operands = list(op.operands)
+            have = [state.of(v) for v in operands]
+            results = [state.of(r) for r in op.results]
+            _, rule = cache.rule(op, op.name, operands, list(op.results))
+            entry = local_entry(op)
+            combine = entry.combine(op) if entry is not None and entry.combine else None
+            plan = choose_plan(op, rule, entry, combine, have, results, have[0], model)
+            out[(op.name, tuple(operands[0].type.shape))] = plan
+    return out
+
+
+def _dim0(plan):
+    return [a.name for a in plan.operands[0].dims[0].axes]
+
+
+def test_small_halo_gathered_large_halo_exchanged_by_time(ctx):
+    plans = _plans(ctx, MODEL)
+    # 8x16: one all_gather (~60 us) beats two collective_permutes (~2 x 190 us).
+    assert _dim0(plans[("stablehlo.reduce_window", (8, 16))]) == []
+    # 256x1024: gathering 512 KiB costs more than exchanging two 4 KiB rows.
+    assert _dim0(plans[("stablehlo.reduce_window", (256, 1024))]) == ["x"]
+
+
+def test_without_a_model_bytes_rank_and_the_small_halo_is_exchanged(ctx):
+    plans = _plans(ctx, None)
+    assert _dim0(plans[("stablehlo.reduce_window", (8, 16))]) == ["x"]
+
+
+def test_a_sort_costs_its_comparisons(ctx):
+    module = ir.Module.parse(RANKED, ctx)
+    func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+    sort = [op for op in func.regions[0].blocks[0].operations
+            if op.name == "stablehlo.sort"][0]
+    whole = OpPlan([sharding([], [])], [sharding([], [])])
+    # 64 x 512 elements, log2(64) = 6 comparisons each, at the profile's compare rate
+    assert compute_time(sort, whole, MODEL) == MODEL.compute_time(0, 0, 64 * 512 * 6)
+    assert compute_time(sort, whole, MODEL) > MODEL.compute_time(2 * 2 * 64 * 512 * 4)
+
+
+def test_a_large_sort_moves_its_axis_away_rather_than_sorting_whole(ctx):
+    # Sorting 64 x 512 whole on each device (~20 ms at 1e7 compares/s) costs far more
+    # than two all_to_alls moving "x" onto the other dim and back.
+    plan = _plans(ctx, MODEL)[("stablehlo.sort", (64, 512))]
+    assert _dim0(plan) == [] and [a.name for a in plan.operands[0].dims[1].axes] == ["x"]
