@@ -149,16 +149,28 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     (kind, group size, bytes per device: a halo exchange's collective_permutes, a split
     top-k's all_gather), counted in both time and bytes. Without a model, bytes first."""
     kind, group, extra = internal
-    cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
-                                candidate.results, result_shardings)
     flag = exchanges and extra > 0
     if model is None:
+        cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
+                                    candidate.results, result_shardings)
         return (cost, work(op, candidate), flag)
-    seconds = plan_time(op, operand_shardings, candidate, result_shardings, model)
+    # One plan per reshard for both its bytes and its time (reshard_cost's and
+    # plan_time's pairs).
+    moved = seconds = 0.0
+    for value, have, want in _moves(op, operand_shardings, candidate.operands,
+                                    candidate.results, result_shardings):
+        try:
+            plan = _reshard_plan(have, want, value.type)
+        except ReshardError:
+            return (float("inf"), float("inf"), work(op, candidate), flag)
+        if plan is not None:
+            moved += plan.cost
+            seconds += plan.time(model)
+    seconds += compute_time(op, candidate, model)  # plan_time's sum, in its order
     if extra > 0:
         seconds += model.time(kind, max(group, 2), extra)
     nanoseconds = round(seconds * 1e9) if seconds != float("inf") else seconds
-    return (nanoseconds, cost, work(op, candidate), flag)
+    return (nanoseconds, extra + moved, work(op, candidate), flag)
 
 
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):
@@ -413,11 +425,7 @@ def work(op, plan: OpPlan) -> int:
 def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     """Bytes per device the reshards around `op` would move (planner's cost model)."""
     total = 0.0
-    pairs = [p for p in zip(op.operands, have_operands, want_operands)
-             if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
-    pairs += [p for p in zip(op.results, produced, wanted)
-              if has_uses(p[0])]
-    for value, have, want in pairs:
+    for value, have, want in _moves(op, have_operands, want_operands, produced, wanted):
         try:
             plan = _reshard_plan(have, want, value.type)
         except ReshardError:
@@ -426,6 +434,16 @@ def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
         if plan is not None:
             total += plan.cost
     return total
+
+
+def _moves(op, have_operands, want_operands, produced, wanted):
+    """(value, have, want) of each reshard around `op`: operands into what the plan
+    wants (an iota or constant is remade instead), results from what the op produces
+    into what their users want (unused results: none)."""
+    pairs = [p for p in zip(op.operands, have_operands, want_operands)
+             if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
+    pairs += [p for p in zip(op.results, produced, wanted) if has_uses(p[0])]
+    return pairs
 
 
 def _reshard_plan(have, want, value_type):
@@ -466,13 +484,8 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None 
     local shards (bytes read and written; a dot's flops), and the
     reshards from what it produces to what its users want."""
     total = 0.0
-    for value, have, want in zip(op.operands, have_operands, plan.operands):
-        if from_source(value) and want is not None and not want.unreduced:
-            continue
+    for value, have, want in _moves(op, have_operands, plan.operands, plan.results, wanted):
         total += reshard_time(have, want, value.type, model, memo)
-    for value, produced, want in zip(op.results, plan.results, wanted):
-        if has_uses(value):
-            total += reshard_time(produced, want, value.type, model, memo)
     return total + compute_time(op, plan, model)
 
 
