@@ -26,6 +26,7 @@ from shardpy.ir.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_hos
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions
 
 DEFAULT_PIPELINE = "shardpy-partition"
+AGAINST_XLA_RUNS = 20
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", type=Path, help="write outputs to this .npz (out0, out1, ...)")
     p.add_argument("--benchmark", type=int, default=0, metavar="N",
                    help="time N runs after a warm-up; report the median")
+    p.add_argument("--against-xla", action="store_true",
+                   help="also partition the module with XLA's own partitioner (Shardy, the "
+                        "same argument and result shardings) and print both side by side: "
+                        "outputs against one device, collectives after XLA's "
+                        "optimizations, peak memory, step time (implies --check; "
+                        "--benchmark N runs, default 20, the two alternating)")
     p.add_argument("--report", type=Path, help="write a JSON report (passes, collectives, times)")
     p.add_argument("--stats", action="store_true", help="print IR statistics of the modules")
     p.add_argument("--platform", default="cpu", choices=["cpu", "gpu", "tpu"])
@@ -88,8 +95,11 @@ def _print_boundary(module) -> None:
 
 def main_body(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    if args.reference and args.check:
+    if args.reference and (args.check or args.against_xla):
         raise ShardpyError("--reference and --check exclude each other (--check runs both)")
+    if args.against_xla:
+        args.check = True
+        args.benchmark = args.benchmark or AGAINST_XLA_RUNS
     context = make_context()
     engine = DiagnosticEngine(irio.display_name(args.input))
     try:
@@ -115,6 +125,9 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             return 1
         op = module.operation
         per_device = args.per_device or runtime.is_per_device(op)
+        if per_device and args.against_xla:
+            raise ShardpyError("--against-xla partitions a global module both ways; this "
+                               "one is already per-device")
         if per_device and (args.reference or args.check) and not args.expected:
             raise ShardpyError("a per-device module has no global program to run as the "
                                "reference; compare with --expected OUT.npz instead")
@@ -135,6 +148,7 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         inputs = (arrays.load_inputs(args.inputs, arg_types) if args.inputs
                   else arrays.random_inputs(arg_types, args.seed))
         reference_module = None if per_device else op.clone()
+        xla_module = op.clone() if args.against_xla else None
 
         run_partitioned = not args.reference
         if run_partitioned and not per_device:
@@ -169,7 +183,12 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         report["devices"] = num_devices
 
         results = {}
-        if run_partitioned:
+        against = None
+        if args.against_xla:
+            against = _against_xla(executor, op, xla_module, global_sig, inputs, num_devices,
+                                   args.benchmark)
+            results["partitioned"] = against["shardpy"]["result"]
+        elif run_partitioned:
             results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
         if args.reference or args.check:
             results["reference"] = _run_reference(executor, context, reference_module, inputs,
@@ -211,11 +230,78 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         print("check: FAIL" if failed else "check: PASS")
         report["check"] = [{"name": c.name, "max_abs_error": c.max_abs_error, "ok": c.ok}
                            for c in comparisons]
+    if against is not None:
+        report["against_xla"] = _print_against_xla(against, expected, args)
     if args.output:
         arrays.save_outputs(args.output, main_result.outputs)
     if args.report:
         args.report.write_text(json.dumps(report, indent=2, default=float) + "\n")
     return 1 if failed else 0
+
+
+def _against_xla(executor, op, xla_module, global_sig, inputs, num_devices, runs) -> dict:
+    """shardpy's per-device program and XLA's partitioning of the same global module,
+    each run once (outputs) and timed `runs` times, the two alternating call by call
+    (after a warm-up of each), with their collectives and memory after XLA's passes."""
+    from shardpy.runtime import hlo_collectives
+
+    programs = {"shardpy": executor.compile_per_device(op, global_sig, inputs),
+                "XLA": executor.compile_partitioned_by_xla(xla_module.operation, global_sig,
+                                                           inputs, num_devices)}
+    sides = {}
+    for name, program in programs.items():
+        found = hlo_collectives.read_collectives(
+            program.hlo_instructions(hlo_collectives.OPCODES), num_devices)
+        sides[name] = {"result": program.run(), "collectives": found,
+                       "memory": program.memory(), "times": [],
+                       "compile_seconds": program.compile_seconds}
+        program.run_once()  # warm-up
+    for i in range(runs):
+        order = list(programs) if i % 2 == 0 else list(programs)[::-1]
+        for name in order:
+            sides[name]["times"].append(programs[name].run_once())
+    return sides
+
+
+def _print_against_xla(sides: dict, expected, args) -> dict:
+    """The side-by-side table; returns its numbers for --report."""
+    print("== against XLA's partitioner (Shardy; the same module, argument and result "
+          "shardings, devices)")
+    rows, report = [], {}
+    for name, side in sides.items():
+        result = side["result"]
+        checks = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
+                  for i, (a, e) in enumerate(zip(result.outputs, expected))]
+        worst = max((c.max_abs_error for c in checks), default=0.0)
+        median = statistics.median(side["times"]) if side["times"] else None
+        memory = side["memory"]  # held at once: arguments + outputs + temps - aliased
+        peak = (memory["argument_size_in_bytes"] + memory["output_size_in_bytes"]
+                + memory["temp_size_in_bytes"] - memory["alias_size_in_bytes"])
+        rows.append((name, ("match" if all(c.ok for c in checks) else "MISMATCH")
+                     + f" (max abs error {worst:.3g})", side["collectives"].summary(),
+                     arrays.format_bytes(peak),
+                     "–" if median is None else f"{median * 1e3:.3f} ms"))
+        report[name] = {"outputs_match": all(c.ok for c in checks), "max_abs_error": worst,
+                        "collectives": side["collectives"].by_kind(),
+                        "collective_bytes_per_device": side["collectives"].total_bytes,
+                        "memory": memory, "peak_bytes": peak, "median_seconds": median,
+                        "runs": len(side["times"]),
+                        "compile_seconds": side["compile_seconds"]}
+    labels = ("", "outputs vs 1 device", "collectives after XLA's passes",
+              "peak memory per device", f"step time, median of {len(sides['XLA']['times'])}")
+    first = max(len(label) for label in labels)
+    width = [max(len(r[0]), *(len(r[k]) for k in range(1, len(labels)))) for r in rows]
+    print((f"  {'':<{first}}" + "".join(f"  {r[0]:<{w}}" for r, w in
+                                        zip(rows, width))).rstrip())
+    for k in range(1, len(labels)):
+        print(f"  {labels[k]:<{first}}" + "".join(f"  {r[k]:<{w}}" for r, w in
+                                                  zip(rows, width)).rstrip())
+    sp, xla = report["shardpy"]["median_seconds"], report["XLA"]["median_seconds"]
+    if sp and xla:
+        report["step_time_ratio"] = sp / xla
+        print(f"  step time shardpy / XLA: {sp / xla:.2f}x (runs alternating; on a busy "
+              f"host, differences of a few percent are noise)")
+    return report
 
 
 def _run_reference(executor, context, module, inputs, repeats, report, num_devices):

@@ -30,7 +30,8 @@ LOWER = {
     "propagation": {"ir", "sharding", "ops"},
     "partition": {"ir", "sharding", "lowering", "ops"},
     "gspmd": {"ir", "sharding"},
-    "runtime": {"ir", "sharding"},
+    # runtime reads XLA's executables: their shardings are GSPMD (gspmd.codec).
+    "runtime": {"ir", "sharding", "gspmd"},
     "pass_registry": {"ir"},
     "cli": {"ir"},
     "pipeline": {"ir", "pass_registry", "passes"},

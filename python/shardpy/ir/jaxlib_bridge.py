@@ -314,8 +314,9 @@ def execute_placed(executable, placed: Sequence, stacked: bool) -> list:
     except Exception as err:
         raise BackendError(f"PjRt could not run the program: {err}") from None
     per_result = results.disassemble_into_single_device_arrays()
-    if stacked:
-        return [np.concatenate([np.asarray(s) for s in shards]) for shards in per_result]
+    if stacked:  # (a scalar's shards, one per device, stack into a vector)
+        return [np.concatenate([np.asarray(s).reshape(-1 if s.ndim == 0 else s.shape)
+                                for s in shards]) for shards in per_result]
     return [np.asarray(shards[0]) for shards in per_result]
 
 

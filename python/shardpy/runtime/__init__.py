@@ -2,5 +2,6 @@
 programs on one device, host arrays (inputs, outputs, comparison) and statistics of the
 collectives a program holds.
 
-May import: shardpy.ir, shardpy.sharding.
+May import: shardpy.ir, shardpy.sharding, shardpy.gspmd (XLA's executables state their
+shardings in GSPMD form).
 """

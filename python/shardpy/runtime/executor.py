@@ -413,6 +413,67 @@ class Executor:
         return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
                                      shardy=not gspmd)
 
+    def compile_partitioned_by_xla(self, module: ir.Operation, global_sig: Signature,
+                                   inputs: Sequence[np.ndarray],
+                                   num_devices: int) -> "PerDeviceProgram":
+        """The global module partitioned by XLA's own partitioner (Shardy) instead of
+        shardpy's, with the same argument and result shardings (unannotated ones
+        replicated, as shardpy makes them), compiled for `num_devices` and with
+        `inputs` on the devices: the same calling convention as compile_per_device's
+        program, so the two run, time and describe themselves alike."""
+        codec = ShardingCodec.for_module(module)
+        meshes = [(name, m) for name, m in codec.meshes.items() if not m.is_maximal]
+        if not meshes:
+            raise ShardpyError("comparing with XLA's partitioner takes a module with sdy "
+                               "meshes (GSPMD input: run it through shardpy-import first)",
+                               module.location)
+        mesh_name, mesh = meshes[0]
+        boundary = []
+        for value in global_sig.args + global_sig.results:
+            sharding = value.sharding or TensorSharding.replicated_on(
+                mesh, len(value.type.shape), mesh_name)
+            if sharding.unreduced:
+                raise ShardpyError(f"{value.name} is unreduced on {list(sharding.unreduced)}:"
+                                   " XLA's partitioner is compared on whole values only",
+                                   module.location)
+            boundary.append(sharding)
+        copy = _copy(module)
+        with module.context:
+            copy.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
+                ir.IntegerType.get_signless(32), num_devices)
+            main = entry_function(copy.operation)
+            count = len(global_sig.args)
+            for key, shardings in (("arg_attrs", boundary[:count]),
+                                   ("res_attrs", boundary[count:])):
+                old = (list(ir.ArrayAttr(main.attributes[key])) if key in main.attributes
+                       else [ir.DictAttr.get({}) for _ in shardings])
+                new = []
+                for attrs, sharding in zip(old, shardings):
+                    entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
+                    entries["sdy.sharding"] = codec.encode(sharding)
+                    new.append(ir.DictAttr.get(entries))
+                main.attributes[key] = ir.ArrayAttr.get(new)
+        local = [BoundaryValue(v.name, v.type.with_shape(s.local_shape(v.type.shape)), s)
+                 for v, s in zip(global_sig.args + global_sig.results, boundary)]
+        local_sig = Signature(tuple(local[:count]), tuple(local[count:]))
+        rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
+                for x, lv in zip(inputs, local_sig.args)]
+        devices = self.devices(num_devices)
+        try:
+            start = time.perf_counter()
+            executable = jaxlib_bridge.compile_module(self.client, copy, devices)
+            compiled = time.perf_counter() - start
+            _check_boundary_kept(executable, local_sig)
+            # Each device's block stacked, as the per-device program takes them; a
+            # scalar (whole everywhere) as it is on every device.
+            placed = [jaxlib_bridge.place(devices, [x], False)[0] if not lv.type.shape
+                      else jaxlib_bridge.place(devices, [to_blocks(r)], True)[0]
+                      for x, r, lv in zip(inputs, rows, local_sig.args)]
+        except jaxlib_bridge.BackendError as err:
+            raise ShardpyError(str(err)) from None
+        return PerDeviceProgram(executable, placed, True, local_sig, global_sig, compiled,
+                                num_devices)
+
     def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
                          stacked: bool, repeats: int, shardy: bool = True) -> RunResult:
         devices = self.devices(num_devices)
@@ -473,6 +534,30 @@ class PerDeviceProgram:
 
     def hlo_instructions(self, opcodes=None):
         return jaxlib_bridge.hlo_instructions(self.executable, opcodes)
+
+
+def _check_boundary_kept(executable, local_sig: Signature) -> None:
+    """XLA's partitioner may lay an argument or result out otherwise than annotated (a dim
+    an axis does not divide: Shardy in XLA keeps only the part of the axis that does);
+    the two programs then differ at their boundary and are not compared."""
+    from jaxlib import xla_client
+
+    from ..gspmd.codec import export_gspmd
+
+    found = ([xla_client.HloSharding.from_proto(s)
+              for s in executable.get_parameter_shardings()]
+             + [xla_client.HloSharding.from_proto(s)
+                for s in executable.get_output_shardings()])
+    for value, xla in zip(local_sig.args + local_sig.results, found):
+        wanted = jaxlib_bridge.hlo_sharding_from_string(export_gspmd(value.sharding))
+        if wanted.is_replicated() and xla.is_replicated():
+            continue
+        if wanted != xla:
+            raise ShardpyError(
+                f"XLA's partitioner laid {value.name} out as {xla}, not as annotated "
+                f"({value.sharding}, {wanted}): the two programs differ at their boundary "
+                f"and are not compared (an axis that does not divide its dim is cut to "
+                f"the part that does)")
 
 
 def _copy(module: ir.Operation) -> ir.Module:

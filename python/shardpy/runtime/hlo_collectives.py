@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..sharding.collective_time import collective_cost_bytes
+from .arrays import format_bytes
 
 # HloOpcode name -> the kind shardpy.runtime.stats uses
 OPCODES = {
@@ -150,6 +151,13 @@ class HloCollectives:
     @property
     def total_bytes(self) -> float:
         return sum(c.cost for c in self.collectives)
+
+    def summary(self) -> str:
+        """e.g. "3 (1 all_gather, 2 all_reduce) / 5.8 KiB": count, kinds, bytes/device."""
+        if not self.collectives:
+            return "none"
+        kinds = ", ".join(f"{e['count']} {k}" for k, e in self.by_kind().items())
+        return f"{len(self.collectives)} ({kinds}) / {format_bytes(round(self.total_bytes))}"
 
     def gathered(self) -> list[ArrayShape]:
         """Per-device results of every all-gather and all-reduce (tensors made whole)."""
