@@ -29,7 +29,9 @@ Measured, per side:
                structure, shapes, dtypes and shardings (a leading run of the arguments:
                (params, opt_state, batch) -> (params, opt_state, loss) feeds two back);
                otherwise the arguments are reused (fresh copies, outside the timing, of any
-               donated one);
+               donated one). The ratio is of the two medians; the paired ratio is the
+               median (and quartiles) of each round's shardpy call over its jax call,
+               made one after the other: the spread of the noise the ratio carries;
   collectives  read by shardpy.runtime.hlo_collectives out of the optimized HLO of the executable
                each side runs: `jax.jit(step).lower(*args).compile()` and, for shardpy, the
                jax.jit that runs its per-device program (inputs laid out, shard_map, the
@@ -201,7 +203,21 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
     jx, sp = row["jax"].get("median_ms"), row["shardpy"].get("median_ms")
     if jx and sp:
         row["ratio"] = sp / jx
+        row["paired"] = paired_ratios(row["jax"].get("times_ms", []),
+                                      row["shardpy"].get("times_ms", []))
     return row
+
+
+def paired_ratios(jax_ms, shardpy_ms) -> dict | None:
+    """The ratio of the two calls made one after the other in each round (the sides
+    alternate, _time): a machine getting slower or faster slows both of a pair, so
+    these ratios show the noise that the ratio of medians hides. Median and quartiles."""
+    ratios = sorted(s / j for j, s in zip(jax_ms, shardpy_ms) if j > 0)
+    if len(ratios) < 4:
+        return None
+    q = statistics.quantiles(ratios, n=4)
+    return {"median": statistics.median(ratios), "q1": q[0], "q3": q[2],
+            "count": len(ratios)}
 
 
 def _mesh_name(program) -> str:
@@ -427,6 +443,12 @@ def _fmt_ratio(ratio) -> str:
     return "–" if ratio is None else f"{ratio:.2f}×"
 
 
+def _fmt_paired(paired) -> str:
+    if not paired:
+        return "–"
+    return f"{paired['median']:.2f}× ({paired['q1']:.2f}–{paired['q3']:.2f})"
+
+
 def geomean(ratios) -> float | None:
     ratios = [r for r in ratios if r]
     return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
@@ -437,9 +459,10 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
              f"{header['jax']}, {header['device_note']}, median of {header['runs']} runs "
              f"per side after {WARMUP} warm-ups.", "",
              "| program | mesh | outputs match (max diff) | step ms jax | step ms shardpy | "
-             "ratio | collectives jax (count/bytes) | collectives shardpy | peak MiB jax | "
-             "peak MiB shardpy | first call s jax | first call s shardpy |",
-             "|---|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+             "ratio | paired ratio (quartiles) | collectives jax (count/bytes) | "
+             "collectives shardpy | peak MiB jax | peak MiB shardpy | first call s jax | "
+             "first call s shardpy |",
+             "|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     for r in rows:
         jx, sp = r["jax"], r["shardpy"]
         mib = [None if s.get("peak_memory") is None else s["peak_memory"] / 2 ** 20
@@ -447,7 +470,7 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         lines.append(
             f"| {r['program']} | {r['mesh']} | {_outputs_cell(r)} | "
             f"{_fmt(jx.get('median_ms'), 2)} | {_fmt(sp.get('median_ms'), 2)} | "
-            f"{_fmt_ratio(r['ratio'])} | "
+            f"{_fmt_ratio(r['ratio'])} | {_fmt_paired(r.get('paired'))} | "
             f"{_fmt_collectives(jx)} | {_fmt_collectives(sp)} | {_fmt(mib[0], 2)} | "
             f"{_fmt(mib[1], 2)} | {_fmt(jx.get('first_call_s'), 2)} | "
             f"{_fmt(sp.get('first_call_s'), 2)} |")

@@ -21,7 +21,7 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     out = tmp_path / "models.json"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "models" / "run.py"), "--programs", PROGRAM,
-         "--runs", "2", "--in-process", "--json", str(out)],
+         "--runs", "4", "--in-process", "--json", str(out)],
         capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [line for line in proc.stdout.splitlines() if line.startswith(f"| {PROGRAM} |")]
@@ -33,10 +33,13 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     row, = json.loads(out.read_text())["programs"]
     assert row["outputs"]["status"] == "match" and row["outputs"]["leaves"] > 1
     assert row["outputs"]["shardings_differ"] == 0  # every output == jax.jit's (issue 15)
+    paired = row["paired"]  # each round's shardpy call over its jax call
+    assert paired["count"] == 4 and paired["q1"] <= paired["median"] <= paired["q3"]
+    assert cells[6].endswith(")") and "×" in cells[6], rows[0]
     for side in ("jax", "shardpy"):
         measured = row[side]
         assert measured["status"] == "ok", measured
-        assert len(measured["times_ms"]) == 2 and measured["first_call_s"] > 0
+        assert len(measured["times_ms"]) == 4 and measured["first_call_s"] > 0
         assert measured["fed_back_args"] == 2  # (params, opt_state) come back
         assert measured["peak_memory"] > 0
         # DP x TP: the data-parallel gradient sums, at least
