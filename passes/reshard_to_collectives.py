@@ -1,7 +1,8 @@
 """shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
 
-The reshard planner (shardpy.partition.reshard_planner) picks the cheapest sequence by bytes per
-device; a reshard that needs nothing disappears. A plan that had to fall back to
+The reshard planner (shardpy.partition.reshard_planner) picks the fastest sequence by the
+platform's collective time profile, then the one moving the fewest bytes per device; a
+reshard that needs nothing disappears. A plan that had to fall back to
 "gather everything, then slice" is reported as a warning at the reshard's location.
 See shardpy.partition.reshard_to_collectives.
 
@@ -31,13 +32,19 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.partition.reshard_to_collectives import lower_reshards
-from shardpy.pass_registry import register_pass
+from shardpy.pass_registry import option, register_pass
+from shardpy.sharding.collective_time import load_profile
 
 
 @register_pass("shardpy-reshard-to-collectives")
 @dataclass(frozen=True)
 class ReshardToCollectives:
-    """Lower every sdy.reshard to sdy collectives (cheapest plan by bytes per device)."""
+    """Lower every sdy.reshard to sdy collectives (the fastest plan, then the fewest
+    bytes per device)."""
+
+    platform: str = option("cpu", "the collective time profile's platform (cpu | gpu | "
+                           "tpu): each reshard's plan is the fastest by it, then the one "
+                           "moving the fewest bytes")
 
     def run(self, module: ir.Operation) -> None:
-        lower_reshards(module)
+        lower_reshards(module, load_profile(self.platform))

@@ -4,9 +4,12 @@
 // the target wants it on. 1.5 local buffers per device, where gathering both axes
 // and slicing moves 7 (the plan before issue 14; XLA's own reshard is this one).
 // Then the same inside a program: an add of two values laid out the two ways.
-// RUN: shardpy-opt %s --shardpy-reshard-to-collectives | FileCheck %s
-// RUN: shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=LOCAL
-// RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
+// Ranked by bytes (%bytes_only): with the shipped cpu profile an array this small is
+// gathered instead (one all_gather is faster than an all_to_all and a collective_permute;
+// test_reshard_planner.py: test_a_swap_is_ranked_by_time_gathered_small_regrouped_large).
+// RUN: %bytes_only shardpy-opt %s --shardpy-reshard-to-collectives | FileCheck %s
+// RUN: %bytes_only shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=LOCAL
+// RUN: %bytes_only shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>

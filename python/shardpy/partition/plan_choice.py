@@ -160,7 +160,7 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     for value, have, want in _moves(op, operand_shardings, candidate.operands,
                                     candidate.results, result_shardings):
         try:
-            plan = _reshard_plan(have, want, value.type)
+            plan = _reshard_plan(have, want, value.type, model)
         except ReshardError:
             return (float("inf"), float("inf"), work(op, candidate), flag)
         if plan is not None:
@@ -446,17 +446,19 @@ def _moves(op, have_operands, want_operands, produced, wanted):
     return pairs
 
 
-def _reshard_plan(have, want, value_type):
-    """The reshard planner's plan from `have` to `want` for a value of `value_type`, or
-    None where nothing moves (None on either side, or the same layout); a partial value
-    wanted unannotated is summed. Raises ReshardError where no plan exists."""
+def _reshard_plan(have, want, value_type, model=None):
+    """The reshard planner's plan from `have` to `want` for a value of `value_type` (the
+    fastest by `model`, else the fewest bytes), or None where nothing moves (None on
+    either side, or the same layout); a partial value wanted unannotated is summed.
+    Raises ReshardError where no plan exists."""
     if want is None and have is not None and have.unreduced:
         want = plain(have, have.dims)  # partial values are summed where unannotated
     if want is None or have is None or same_layout(have, want):
         return None
     return plan_reshard(plain(have, have.dims, have.unreduced),
                         plain(want, want.dims, want.unreduced),
-                        tuple(value_type.shape), element_bytes(value_type.element_type))
+                        tuple(value_type.shape), element_bytes(value_type.element_type),
+                        model=model)
 
 
 def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
@@ -470,7 +472,7 @@ def reshard_time(have, want, value_type, model, memo: dict | None = None) -> flo
             found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
         return found[2]
     try:
-        plan = _reshard_plan(have, want, value_type)
+        plan = _reshard_plan(have, want, value_type, model)
     except ReshardError:
         return float("inf")
     return plan.time(model) if plan is not None else 0.0

@@ -15,7 +15,9 @@ sequence of steps, each one sdy collective with the sharding it leaves behind:
 
 Cost model, bytes sent per device (S = the per-device buffer the collective works on,
 n = devices in one group): all_reduce 2(n-1)/n*S; all_gather, reduce_scatter, all_to_all
-(n-1)/n*S; collective_permute S; all_slice 0.
+(n-1)/n*S; collective_permute S; all_slice 0. Plans are ranked by their time under the
+platform's CollectiveTimeModel (each collective's latency + bytes / bandwidth), then by
+bytes, then by the largest buffer on the way (rank_key); without a model, bytes first.
 
 Order of a plan: reduce (scattering where the target slices along reduced axes), move
 axes between dims with all_to_all, slice dims that have nothing to gather, gather, slice
@@ -147,18 +149,21 @@ _MAX_PLANS = 65536
 
 
 def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int = 4,
-                 num_devices: int | None = None) -> Plan:
-    """The cheapest plan found from `src` to `dst` for a value of global `shape`.
+                 num_devices: int | None = None, model=None) -> Plan:
+    """The cheapest plan found from `src` to `dst` for a value of global `shape`: the
+    fastest by `model` (a CollectiveTimeModel), then the fewest bytes per device, then
+    the smallest buffer on the way; without a model, bytes first.
     `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
     covers; default: the larger of the two meshes). Answers are remembered: the
     whole-program choice asks for the same pairs thousands of times."""
-    key = (src, dst, tuple(shape), element_bytes, num_devices)
+    key = (src, dst, tuple(shape), element_bytes, num_devices, _model_key(model))
     found = _PLANS.get(key)
     if found is None:
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         try:
-            found = _PLANS[key] = _plan_reshard(src, dst, shape, element_bytes, num_devices)
+            found = _PLANS[key] = _plan_reshard(src, dst, shape, element_bytes, num_devices,
+                                                model)
         except ReshardError as err:
             _PLANS[key] = err
             raise
@@ -167,12 +172,30 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
     return found
 
 
+_MODELS: dict = {}  # id -> model: kept alive so that the id in a memo key stays its own
+
+
+def _model_key(model):
+    if model is None:
+        return None
+    _MODELS.setdefault(id(model), model)
+    return id(model)
+
+
+def rank_key(plan: Plan, model, peak: int = 0) -> tuple:
+    """How plans compare: (nanoseconds by `model`, bytes, peak); no model: bytes first.
+    Whole nanoseconds, so that plans of the same collectives tie and bytes decide."""
+    if model is None:
+        return (plan.cost, peak)
+    return (round(plan.time(model) * 1e9), plan.cost, peak)
+
+
 def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int,
-                  num_devices: int | None) -> Plan:
+                  num_devices: int | None, model=None) -> Plan:
     if src.rank != dst.rank:
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
     if not same_mesh(src, dst):
-        return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices)
+        return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices, model)
     candidates = [_general_plan(src, dst, shape, element_bytes)
                   if aa.chain(src.all_axes() + dst.all_axes(), src.mesh.axes)
                   else _through_cleared_axes(src, dst, shape, element_bytes)]
@@ -183,9 +206,11 @@ def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes
         candidates.append(_regrouped_plan(src, dst, shape, element_bytes))
     valid = [p for p in candidates if p is not None]
     if valid:
-        # Bytes first, then the largest buffer a plan makes (a gather then slice moves as
-        # much as a collective_permute of the same shards, with a whole dim in between).
-        return min(valid, key=lambda p: (p.cost, _peak_bytes(p, src, shape, element_bytes)))
+        # Time (or bytes), then the largest buffer a plan makes (a gather then slice
+        # moves as much as a collective_permute of the same shards, with a whole dim in
+        # between).
+        return min(valid, key=lambda p: rank_key(p, model,
+                                                 _peak_bytes(p, src, shape, element_bytes)))
     return _last_resort(src, dst, shape, element_bytes)
 
 
@@ -515,17 +540,17 @@ def _bridges(src: TensorSharding, dst: TensorSharding):
     yield _with(src, [[] for _ in src.dims], ()), _with(dst, [[] for _ in dst.dims], ())
 
 
-def _cross_mesh_plan(src, dst, shape, element_bytes, num_devices) -> Plan:
+def _cross_mesh_plan(src, dst, shape, element_bytes, num_devices, model=None) -> Plan:
     devices = num_devices or max(src.mesh.size, dst.mesh.size)
     best = None
     for x, y in _bridges(src, dst):
-        before = plan_reshard(src, x, shape, element_bytes)
-        after = plan_reshard(y, dst, shape, element_bytes)
+        before = plan_reshard(src, x, shape, element_bytes, model=model)
+        after = plan_reshard(y, dst, shape, element_bytes, model=model)
         moving = [r for r in permute_rounds(x, y, devices) if any(s != t for s, t in r)]
         cross = Step("collective_permute", y,
                      cost=float(len(moving) * local_bytes(x, shape, element_bytes)))
         plan = Plan(before.steps + [cross] + after.steps,
                     before.last_resort or after.last_resort)
-        if best is None or plan.cost < best.cost:
+        if best is None or rank_key(plan, model) < rank_key(best, model):
             best = plan
     return best

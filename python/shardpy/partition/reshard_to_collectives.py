@@ -1,7 +1,7 @@
 """shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
 
 Each sdy.reshard becomes the steps of the reshard planner's cheapest plan
-(shardpy.partition.reshard_planner: by bytes per device), one sdy collective per
+(shardpy.partition.reshard_planner: by estimated time, then bytes per device), one sdy collective per
 step, each carrying the sharding it leaves behind; a reshard that needs nothing
 disappears, and a plan that had to fall back to "gather everything, then slice" is
 reported as a warning. Between two meshes whose axes differ the cross-mesh step stays
@@ -24,16 +24,19 @@ from .regions import program_ops
 from .reshard_planner import ReshardError, Step, plan_reshard, same_mesh
 
 
-def lower_reshards(module: ir.Operation) -> None:
-    """Every sdy.reshard of `module`'s functions -> sdy collectives."""
+def lower_reshards(module: ir.Operation, model=None) -> None:
+    """Every sdy.reshard of `module`'s functions -> sdy collectives, by the plan the
+    reshard planner finds fastest under `model` (a CollectiveTimeModel; None: the one
+    moving the fewest bytes)."""
     state = ShardingState(module)
     for func in [op.operation for op in module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]:
         for op in program_ops(func):
             if op.name == "sdy.reshard":
-                _lower(op, state)
+                _lower(op, state, model)
 
-def _lower(op: ir.Operation, state: ShardingState) -> None:
+
+def _lower(op: ir.Operation, state: ShardingState, model=None) -> None:
     value = op.operands[0]
     target = state.of(op.results[0])
     source = state.of(value)
@@ -48,7 +51,7 @@ def _lower(op: ir.Operation, state: ShardingState) -> None:
     value_type = value.type
     try:
         plan = plan_reshard(source, target, tuple(value_type.shape),
-                            element_bytes(value_type.element_type))
+                            element_bytes(value_type.element_type), model=model)
     except ReshardError as err:
         raise ShardpyError(str(err), op.location) from None
     if plan.last_resort:

@@ -291,7 +291,7 @@ def load_profile(platform: str, path=None) -> CollectiveTimeModel:
                            f"(known: {', '.join(PLATFORMS)})")
     path = path or os.environ.get(PROFILE_ENV)
     if path:
-        return CollectiveTimeModel.load(path)
+        return _loaded(Path(path))
     shipped = default_profile_path(platform)
     if not shipped.exists():
         raise ShardpyError(
@@ -300,4 +300,22 @@ def load_profile(platform: str, path=None) -> CollectiveTimeModel:
             f"writes {shipped}; with --out FILE, pass FILE or set {PROFILE_ENV}=FILE); "
             f"shipped profiles: "
             f"{', '.join(sorted(p.stem for p in PROFILES_DIR.glob('*.json'))) or 'none'}")
-    return CollectiveTimeModel.load(shipped)
+    return _loaded(shipped)
+
+
+_LOADED: dict = {}  # (path, mtime, size) -> the model read from it
+
+
+def _loaded(path: Path) -> CollectiveTimeModel:
+    """The model in `path`, read once while the file stays as it is: every pass of a
+    pipeline then ranks by the same model object, and the reshard planner's memo (keyed
+    by it) serves them all."""
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return CollectiveTimeModel.load(path)  # its error names the file
+    found = _LOADED.get(key)
+    if found is None:
+        found = _LOADED[key] = CollectiveTimeModel.load(path)
+    return found
