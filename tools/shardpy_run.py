@@ -22,7 +22,8 @@ from shardpy.runtime import arrays
 from shardpy.ir import io as irio
 from shardpy.cli import run_tool
 from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
-from shardpy.ir.jaxlib_bridge import MAX_HOST_DEVICES, make_context, request_host_devices
+from shardpy.ir.jaxlib_bridge import (MAX_HOST_DEVICES, held_bytes, make_context,
+                                      request_host_devices)
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions
 
 DEFAULT_PIPELINE = "shardpy-partition"
@@ -274,9 +275,8 @@ def _print_against_xla(sides: dict, expected, args) -> dict:
                   for i, (a, e) in enumerate(zip(result.outputs, expected))]
         worst = max((c.max_abs_error for c in checks), default=0.0)
         median = statistics.median(side["times"]) if side["times"] else None
-        memory = side["memory"]  # held at once: arguments + outputs + temps - aliased
-        peak = (memory["argument_size_in_bytes"] + memory["output_size_in_bytes"]
-                + memory["temp_size_in_bytes"] - memory["alias_size_in_bytes"])
+        memory = side["memory"]
+        peak = held_bytes(memory)
         rows.append((name, ("match" if all(c.ok for c in checks) else "MISMATCH")
                      + f" (max abs error {worst:.3g})", side["collectives"].summary(),
                      arrays.format_bytes(peak),

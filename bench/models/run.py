@@ -334,11 +334,7 @@ def _executable_stats(compiled, devices: int) -> dict:
         jaxlib_bridge.hlo_instructions(jaxlib_bridge.loaded_executable(compiled),
                                        hlo_collectives.OPCODES), devices)
     memory = jaxlib_bridge.memory_stats(compiled.memory_analysis())
-    # What the executable holds at once on a device: its arguments, results and scratch,
-    # results written into donated arguments counted once. (XLA's own
-    # peak_memory_in_bytes, kept in the JSON, came out below argument + temp on CPU.)
-    peak = (memory["argument_size_in_bytes"] + memory["output_size_in_bytes"]
-            + memory["temp_size_in_bytes"] - memory["alias_size_in_bytes"])
+    peak = jaxlib_bridge.held_bytes(memory)  # (XLA's peak_memory_in_bytes: in the JSON)
     by_kind = found.by_kind()
     return {"collectives": by_kind,
             "collective_count": sum(c["count"] for c in by_kind.values()),

@@ -358,6 +358,14 @@ def memory_stats(stats) -> dict[str, int]:
     return {name: int(getattr(stats, name, 0) or 0) for name in MEMORY_FIELDS}
 
 
+def held_bytes(memory: dict[str, int]) -> int:
+    """What an executable holds at once on a device (`memory_stats`): its arguments,
+    results and scratch, results written into donated arguments counted once. (XLA's
+    own peak_memory_in_bytes came out below argument + temp on CPU.)"""
+    return (memory["argument_size_in_bytes"] + memory["output_size_in_bytes"]
+            + memory["temp_size_in_bytes"] - memory["alias_size_in_bytes"])
+
+
 def loaded_executable(compiled):
     """The PjRt loaded executable inside a `jax.stages.Compiled` (what `run_once`,
     `execute_placed`, `memory_stats` and `hlo_instructions` take)."""

@@ -14,7 +14,8 @@ a summing reduce) and are reduced only where a consumer needs the whole value.
 
 Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded (with halo exchanges, weighed against gathering
-them by estimated time, then bytes: plan_choice) is said by the `local` field of the op's registry entry (shardpy.ops;
+them by estimated time, then bytes: plan_choice) is said by the `local` field of the
+op's registry entry (shardpy.ops;
 every pointwise op computes on shards too); other ops get every operand replicated and are computed whole on every device, with a
 warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
 dim) are never computed sharded: the candidate placements weighed also move
