@@ -26,7 +26,7 @@ CollectiveTimeModel: each reshard's collectives at latency + bytes / bandwidth, 
 op's own compute on its local shards, an exchange's collective_permutes), then by the
 bytes moved, then by the work per device, then the placement without an exchange
 (fewer collectives). Without a model (model=None) bytes come first. Times are compared
-in whole nanoseconds, so that plans with the same collectives tie and bytes decide.
+in whole nanoseconds (reshard_planner.nanoseconds).
 Ops with no way to compute on shards get the fallback (fallback.py). Partial sums
 carried through linear ops: unreduced.py.
 """
@@ -48,7 +48,7 @@ from ..sharding.op_rule import FactorKind, OpRule, shape_of
 from .fallback import computed_on_shards, replicated_operands_and_results
 from .layouts import from_source, has_uses, mesh_order, plain
 from .plan_cache import same_layout
-from .reshard_planner import ReshardError, plan_reshard
+from .reshard_planner import ReshardError, nanoseconds, plan_reshard
 from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND, carried_unreduced
 
 
@@ -169,8 +169,7 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     seconds += compute_time(op, candidate, model)  # plan_time's sum, in its order
     if extra > 0:
         seconds += model.time(kind, max(group, 2), extra)
-    nanoseconds = round(seconds * 1e9) if seconds != float("inf") else seconds
-    return (nanoseconds, extra + moved, work(op, candidate), flag)
+    return (nanoseconds(seconds), extra + moved, work(op, candidate), flag)
 
 
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):

@@ -182,12 +182,17 @@ def _model_key(model):
     return id(model)
 
 
+def nanoseconds(seconds: float):
+    """Estimated times compare in whole nanoseconds, so that plans of the same
+    collectives tie (whatever order their sums were added in) and bytes decide."""
+    return round(seconds * 1e9) if seconds != math.inf else seconds
+
+
 def rank_key(plan: Plan, model, peak: int = 0) -> tuple:
-    """How plans compare: (nanoseconds by `model`, bytes, peak); no model: bytes first.
-    Whole nanoseconds, so that plans of the same collectives tie and bytes decide."""
+    """How plans compare: (nanoseconds by `model`, bytes, peak); no model: bytes first."""
     if model is None:
         return (plan.cost, peak)
-    return (round(plan.time(model) * 1e9), plan.cost, peak)
+    return (nanoseconds(plan.time(model)), plan.cost, peak)
 
 
 def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int,
