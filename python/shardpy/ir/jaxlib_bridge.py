@@ -305,12 +305,26 @@ def execute(executable, devices: Sequence, arrays: Sequence, stacked: bool) -> l
     return execute_placed(executable, _place(devices, arrays, stacked), stacked)
 
 
-def execute_placed(executable, placed: Sequence, stacked: bool) -> list:
-    """`execute` with inputs already on the devices (`place`)."""
+def unspent(placed: Sequence, donated: Sequence[int] = ()) -> list:
+    """`placed` with the inputs a run donates copied on their devices: the program may
+    write its results over a donated buffer, so each run gets its own copy and
+    `placed` stays valid for the next (the copy is not part of a timed run)."""
+    if not donated:
+        return list(placed)
+    import jax
+
+    return [jax.device_put(x, x.sharding, may_alias=False) if i in donated else x
+            for i, x in enumerate(placed)]
+
+
+def execute_placed(executable, placed: Sequence, stacked: bool,
+                   donated: Sequence[int] = ()) -> list:
+    """`execute` with inputs already on the devices (`place`); `donated`: the inputs
+    the program donates (`donated_arguments`), copied first (see unspent)."""
     import numpy as np
 
     try:
-        results = executable.execute_sharded(list(placed))
+        results = executable.execute_sharded(unspent(placed, donated))
     except Exception as err:
         raise BackendError(f"PjRt could not run the program: {err}") from None
     per_result = results.disassemble_into_single_device_arrays()
@@ -320,12 +334,16 @@ def execute_placed(executable, placed: Sequence, stacked: bool) -> list:
     return [np.asarray(shards[0]) for shards in per_result]
 
 
-def run_once(executable, placed: Sequence) -> float:
-    """Wall time of one run with inputs already on the devices, results awaited."""
+def run_once(executable, placed: Sequence, donated: Sequence[int] = ()) -> float:
+    """Wall time of one run with inputs already on the devices, results awaited (the
+    copies of donated inputs, `unspent`, are made before the clock starts)."""
     import time
 
+    inputs = unspent(placed, donated)
+    for x in inputs:
+        x.block_until_ready()
     start = time.perf_counter()
-    results = executable.execute_sharded(list(placed))
+    results = executable.execute_sharded(inputs)
     for shards in results.disassemble_into_single_device_arrays():
         for shard in shards:
             shard.block_until_ready()
@@ -333,13 +351,13 @@ def run_once(executable, placed: Sequence) -> float:
 
 
 def time_executions(executable, devices: Sequence, arrays: Sequence, stacked: bool,
-                    repeats: int) -> list[float]:
+                    repeats: int, donated: Sequence[int] = ()) -> list[float]:
     """Wall time of `repeats` runs after one warm-up (inputs resident, results awaited)."""
     if repeats <= 0:
         return []
     placed = _place(devices, arrays, stacked)
-    run_once(executable, placed)
-    return [run_once(executable, placed) for _ in range(repeats)]
+    run_once(executable, placed, donated)
+    return [run_once(executable, placed, donated) for _ in range(repeats)]
 
 
 # --------------------------------------------------------------------------- inspection

@@ -90,6 +90,20 @@ def signature(module: ir.Operation) -> Signature:
     return Signature(args, results)
 
 
+# Argument attributes by which a program gives its input's buffer to XLA to reuse.
+DONOR_ATTRS = ("jax.buffer_donor", "tf.aliasing_output")
+
+
+def donated_arguments(module: ir.Operation) -> tuple[int, ...]:
+    """The `@main` arguments the program donates (`jax.buffer_donor`, or aliased to a
+    result by `tf.aliasing_output`): a run consumes them (see jaxlib_bridge.unspent)."""
+    main = entry_function(module)
+    if "arg_attrs" not in main.attributes:
+        return ()
+    return tuple(i for i, attrs in enumerate(ir.ArrayAttr(main.attributes["arg_attrs"]))
+                 if any(name in ir.DictAttr(attrs) for name in DONOR_ATTRS))
+
+
 def is_per_device(module: ir.Operation) -> bool:
     return PER_DEVICE_ATTR in module.attributes
 
@@ -207,11 +221,12 @@ def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
         wrapped.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), 1)
         device_main = entry_function(wrapped.operation)
+        donated = donated_arguments(wrapped.operation)
         old_name = ir.StringAttr(device_main.attributes["sym_name"]).value
         ir.SymbolTable.replace_all_symbol_uses(old_name, DEVICE_MAIN, wrapped.operation)
         ir.SymbolTable.set_symbol_name(device_main, DEVICE_MAIN)
         device_main.attributes["sym_visibility"] = ir.StringAttr.get("private")
-        _add_manual_main(wrapped, device_main, num_devices)
+        _add_manual_main(wrapped, device_main, num_devices, donated)
     return wrapped
 
 
@@ -229,7 +244,7 @@ def _strip_sdy(module: ir.Operation) -> None:
             filter_signature_attrs(op, lambda n: n.startswith("sdy.") or n == "mhlo.sharding")
 
 
-def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
+def _add_manual_main(wrapped: ir.Module, device_main, n: int, donated=()) -> None:
     ftype = ir.FunctionType(ir.TypeAttr(device_main.attributes["function_type"]).value)
     local_in = [ir.RankedTensorType(t) for t in ftype.inputs]
     local_out = [ir.RankedTensorType(t) for t in ftype.results]
@@ -253,8 +268,12 @@ def _add_manual_main(wrapped: ir.Module, device_main, n: int) -> None:
 
     main = func.FuncOp("main", ir.FunctionType.get(stacked_in, stacked_out),
                        ip=ir.InsertionPoint(body))
+    # A donated argument stays donated: its stacked rows may hold a result (as the
+    # program asked; a benchmark then measures the program the user has).
     main.attributes["arg_attrs"] = ir.ArrayAttr.get(
-        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_in])
+        [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)} | (
+            {"jax.buffer_donor": ir.BoolAttr.get(True)} if i in donated else {}))
+         for i, t in enumerate(local_in)])
     main.attributes["res_attrs"] = ir.ArrayAttr.get(
         [ir.DictAttr.get({"sdy.sharding": by_device(t.rank)}) for t in local_out])
     entry = main.add_entry_block()
@@ -368,7 +387,8 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return PerDeviceProgram(executable, placed, stacked, local_sig,
-                                global_sig, compiled, num_devices)
+                                global_sig, compiled, num_devices,
+                                donated_arguments(wrapped.operation))
 
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
@@ -472,7 +492,7 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return PerDeviceProgram(executable, placed, True, local_sig, global_sig, compiled,
-                                num_devices)
+                                num_devices, donated_arguments(copy.operation))
 
     def _compile_and_run(self, module: ir.Module, num_devices: int, inputs: list,
                          stacked: bool, repeats: int, shardy: bool = True) -> RunResult:
@@ -482,7 +502,8 @@ class Executor:
             executable = jaxlib_bridge.compile_module(self.client, module, devices, shardy)
             compiled = time.perf_counter() - start
             outputs = jaxlib_bridge.execute(executable, devices, inputs, stacked)
-            times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats)
+            times = jaxlib_bridge.time_executions(executable, devices, inputs, stacked, repeats,
+                                                  donated_arguments(module.operation))
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
@@ -503,10 +524,12 @@ class PerDeviceProgram:
     global_sig: Signature
     compile_seconds: float
     num_devices: int = 1
+    donated: tuple[int, ...] = ()  # inputs a run consumes: each run gets copies
 
     def run(self) -> RunResult:
         try:
-            outputs = jaxlib_bridge.execute_placed(self.executable, self.placed, self.stacked)
+            outputs = jaxlib_bridge.execute_placed(self.executable, self.placed, self.stacked,
+                                                   self.donated)
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         if not self.stacked:
@@ -520,7 +543,7 @@ class PerDeviceProgram:
                          [a.replica_divergence for a in assembled], self.compile_seconds)
 
     def run_once(self) -> float:
-        return jaxlib_bridge.run_once(self.executable, self.placed)
+        return jaxlib_bridge.run_once(self.executable, self.placed, self.donated)
 
     def time(self, repeats: int) -> list[float]:
         """Wall time of `repeats` runs after one warm-up."""
