@@ -17,11 +17,24 @@ def plain(sharding: TensorSharding, dims=None, unreduced=()) -> TensorSharding:
     """A closed sharding (no priorities, no replicated axes) on the same mesh, with
     consecutive sub-axes of a dim merged (two factors of one dim, or axes moved onto a
     factor, can leave "x":(1)2, "x":(2)2 side by side: that is "x", as sdy wants it)."""
+    if (dims is None or dims is sharding.dims) and not sharding.replicated and \
+            tuple(unreduced) == sharding.unreduced and _closed_and_merged(sharding):
+        return sharding  # already plain: the same object (and its memoized keys)
     dims = sharding.dims if dims is None else dims
     return TensorSharding(sharding.mesh,
                           tuple(DimSharding(_merged_axes(d.axes, sharding.mesh.axes), True)
                                 for d in dims),
                           (), tuple(unreduced), sharding.mesh_name)
+
+
+def _closed_and_merged(sharding: TensorSharding) -> bool:
+    for d in sharding.dims:
+        if not d.closed or d.priority is not None:
+            return False
+        axes = d.axes
+        if len(axes) > 1 and any(ref.sub is not None for ref in axes):
+            return False
+    return True
 
 
 def _merged_axes(axes, sizes) -> tuple[AxisRef, ...]:

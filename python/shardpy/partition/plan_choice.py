@@ -159,13 +159,11 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     moved = seconds = 0.0
     for value, have, want in _moves(op, operand_shardings, candidate.operands,
                                     candidate.results, result_shardings):
-        try:
-            plan = _reshard_plan(have, want, value.type, model)
-        except ReshardError:
+        found = _move_cost(have, want, value.type, model)
+        if found is None:
             return (float("inf"), float("inf"), work(op, candidate), flag)
-        if plan is not None:
-            moved += plan.cost
-            seconds += plan.time(model)
+        moved += found[0]
+        seconds += found[1]
     seconds += compute_time(op, candidate, model)  # plan_time's sum, in its order
     if extra > 0:
         seconds += model.time(kind, max(group, 2), extra)
@@ -445,6 +443,30 @@ def _moves(op, have_operands, want_operands, produced, wanted):
     return pairs
 
 
+# (id(have), id(want), shape, element type, id(model)) -> (have, want, model, (bytes,
+# seconds) or None where no plan exists): rank() asks for the same moves for every
+# candidate placement, and the planner's own memo would hash the shardings whole.
+_MOVE_COSTS: dict = {}
+
+
+def _move_cost(have, want, value_type, model):
+    """(bytes per device, seconds by `model`) of one reshard; None where no plan exists."""
+    key = (id(have), id(want), tuple(value_type.shape), str(value_type.element_type),
+           id(model))
+    found = _MOVE_COSTS.get(key)
+    if found is not None and found[0] is have and found[1] is want and found[2] is model:
+        return found[3]
+    try:
+        plan = _reshard_plan(have, want, value_type, model)
+        cost = (plan.cost, plan.time(model)) if plan is not None else (0.0, 0.0)
+    except ReshardError:
+        cost = None
+    if len(_MOVE_COSTS) > 100_000:
+        _MOVE_COSTS.clear()
+    _MOVE_COSTS[key] = (have, want, model, cost)  # (kept alive: their ids stay theirs)
+    return cost
+
+
 def _reshard_plan(have, want, value_type, model=None):
     """The reshard planner's plan from `have` to `want` for a value of `value_type` (the
     fastest by `model`, else the fewest bytes), or None where nothing moves (None on
@@ -543,9 +565,24 @@ def compute_time(op, plan: OpPlan, model) -> float:
     return model.compute_time(touched, flops, compares)
 
 
+# (mapping, factor sizes, its factors' axes, mesh by identity, mesh name) -> (mesh,
+# sharding): placements rebuild the same shardings for every candidate and combination.
+_FROM_FACTORS: dict = {}
+
+
 def _sharding_from_factors(mapping, rule: OpRule, factor_axes, template: TensorSharding,
                            sizes) -> TensorSharding:
+    mesh = template.mesh
+    key = (mapping, rule.factor_sizes, tuple(tuple(factor_axes[f]) for dim in mapping
+                                             for f in dim), id(mesh), template.mesh_name)
+    found = _FROM_FACTORS.get(key)
+    if found is not None and found[0] is mesh:
+        return found[1]
     factors = {f: FactorSharding(tuple(factor_axes[f]), True) for dim in mapping for f in dim}
     sharding = unproject(TensorFactors(factors, ()), mapping, rule.factor_sizes, None,
                          template, sizes)
-    return plain(sharding, sharding.dims)
+    sharding = plain(sharding, sharding.dims)
+    if len(_FROM_FACTORS) > 100_000:
+        _FROM_FACTORS.clear()
+    _FROM_FACTORS[key] = (mesh, sharding)  # (the mesh kept alive: its id stays its own)
+    return sharding
