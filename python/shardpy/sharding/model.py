@@ -271,9 +271,19 @@ class TensorSharding:
         yield "unreduced axes", self.unreduced
 
     # -- shapes and slices ----------------------------------------------------------
+    @cached_property
+    def shards_per_dim(self) -> tuple[int, ...]:
+        """How many shards each dim has (computed once: shardings are immutable, and
+        the planners ask for local shapes many thousand times)."""
+        return tuple(axes_size(d.axes, self.mesh) for d in self.dims)
+
     def local_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
         """Per-device shape: ceil(dim / shards), as XLA pads uneven shards."""
-        return tuple(-(-size // self.dim_shards(i)) for i, size in enumerate(global_shape))
+        shards = self.shards_per_dim
+        if len(global_shape) > len(shards):
+            raise IndexError(f"a shape of rank {len(global_shape)} for a sharding of rank "
+                             f"{len(shards)}")
+        return tuple(-(-size // k) for size, k in zip(global_shape, shards))
 
     def shard_index(self, device: int) -> tuple[int, ...]:
         """For each dim, which shard `device` holds (mixed radix, major axis first)."""
