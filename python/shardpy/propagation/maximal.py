@@ -5,11 +5,24 @@ shardpy computes such values on every device instead (replicated): the numbers a
 same, only the placement differs, and every device that needs the value has it. The
 sharding is dropped before propagation, with one warning per function, so the value
 is treated as unannotated (a func result with none is returned whole).
+
+The numbers are the same only if every device computes what device k would. The one
+value that differs between devices in a global program is `partition_id`: an op placed
+on device k reads it as k (the constant), and so does every op between the two (their
+copies, made for this op alone: other users still read their own device's id).
+
+before (device 1 of 4):
+    %pid = stablehlo.partition_id : tensor<ui32>
+    %c = stablehlo.convert %pid {sdy.sharding = #sdy.sharding_per_value<[<@one, []>]>}
+after:
+    %pid = stablehlo.partition_id : tensor<ui32>
+    %k = stablehlo.constant dense<1> : tensor<ui32>
+    %c = stablehlo.convert %k
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
+from jaxlib.mlir.dialects import sdy, stablehlo
 
 from ..ir.diagnostics import warning
 from ..ir.utils import collect_ops, erase_op_forwarding_operands
@@ -17,13 +30,20 @@ from ..sharding.sdy_codec import SHARDING_ATTR, module_meshes
 
 
 def drop_maximal_shardings(module: ir.Operation) -> None:
-    maximal = {name for name, mesh in module_meshes(module).items() if mesh.is_maximal}
+    maximal = {name: mesh.device_ids[0] for name, mesh in module_meshes(module).items()
+               if mesh.is_maximal}
     if not maximal:
         return
 
-    def on_maximal(attr: ir.Attribute) -> bool:
+    def device_of(attr: ir.Attribute):
+        """The device of a sharding on a maximal mesh, else None."""
         ref = sdy.TensorShardingAttr(attr).mesh_or_ref
-        return not sdy.MeshAttr.isinstance(ref) and ir.FlatSymbolRefAttr(ref).value in maximal
+        if sdy.MeshAttr.isinstance(ref):
+            return None
+        return maximal.get(ir.FlatSymbolRefAttr(ref).value)
+
+    def on_maximal(attr: ir.Attribute) -> bool:
+        return device_of(attr) is not None
 
     warned: set[str] = set()
 
@@ -42,12 +62,68 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
                 warn(op)
         elif name == "sdy.sharding_constraint" and on_maximal(op.attributes["sharding"]):
             warn(op)
+            _read_on_device(op, device_of(op.attributes["sharding"]), on_maximal)
             erase_op_forwarding_operands(op)
         elif SHARDING_ATTR in op.attributes:
             per_value = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING_ATTR]).shardings
-            if any(on_maximal(a) for a in per_value):
+            devices = [d for d in map(device_of, per_value) if d is not None]
+            if devices:
                 warn(op)
                 del op.attributes[SHARDING_ATTR]
+                if name == "stablehlo.partition_id":
+                    with op.location, ir.InsertionPoint(op):
+                        k = _device_constant(devices[0])
+                    op.results[0].replace_all_uses_with(k)
+                    op.erase()
+                else:
+                    _read_on_device(op, devices[0], on_maximal)
+
+
+_MAX_DEPTH = 64  # ops between partition_id and the op placed on one device, at most
+
+
+def _device_constant(device: int) -> ir.Value:
+    ui32 = ir.IntegerType.get_unsigned(32)
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+        ir.RankedTensorType.get([], ui32), ir.IntegerAttr.get(ui32, device))).result
+
+
+def _read_on_device(op: ir.Operation, device: int, on_maximal) -> None:
+    """Make `op` read, for every operand computed from partition_id, the value device
+    `device` has: the chain from partition_id to the operand copied before `op` with
+    the constant `device` in its place (ops without regions; others stay as they are).
+    A copy keeps its original's sharding unless that is maximal (dropped, as here)."""
+    made: dict = {}  # value -> its value on `device` (None: the same everywhere)
+
+    def on_device(value, depth: int):
+        if value in made:
+            return made[value]
+        found = None
+        owner = value.owner if isinstance(value, ir.OpResult) else None
+        if owner is not None and depth < _MAX_DEPTH:
+            owner = owner.operation
+            if owner.name == "stablehlo.partition_id":
+                with op.location, ir.InsertionPoint(op):
+                    found = _device_constant(device)
+            elif not len(owner.regions):
+                inputs = [on_device(v, depth + 1) for v in owner.operands]
+                if any(v is not None for v in inputs):
+                    copy = owner.clone(ip=ir.InsertionPoint(op))
+                    if SHARDING_ATTR in copy.attributes and any(
+                            on_maximal(a) for a in sdy.TensorShardingPerValueAttr(
+                                copy.attributes[SHARDING_ATTR]).shardings):
+                        del copy.attributes[SHARDING_ATTR]
+                    for i, v in enumerate(inputs):
+                        if v is not None:
+                            copy.operands[i] = v
+                    found = copy.results[value.result_number]
+        made[value] = found
+        return found
+
+    for i, operand in enumerate(list(op.operands)):
+        replacement = on_device(operand, 0)
+        if replacement is not None:
+            op.operands[i] = replacement
 
 
 def _drop_from_signature(func_op, on_maximal) -> bool:
