@@ -38,6 +38,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 import gradients
+import maximal
 import second_mesh
 
 NICE_DIMS = [1, 2, 4, 8, 8, 16, 16, 24, 32, 32, 48, 64]
@@ -169,6 +170,10 @@ class Features:
     # some chained): gradients.py (its own RNG: programs that do not draw it stay the
     # same).
     gradients: bool = True
+    # Values placed on one device (maximal shardings: constraints, op shardings, @main
+    # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
+    # not draw it stay the same).
+    maximal: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,
@@ -1126,12 +1131,16 @@ class Generator:
             guard += 1
         if self.features.gradients:
             gradients.add(main, self.seed)
+        placed = self.features.maximal and maximal.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
         for v in results:
             shardings.append(self.result_sharding(v))
         main.finish(results, shardings)
         text = self.module_text(main, f"fuzz program, seed {self.seed}")
+        if placed:
+            mesh = self.mesh_text()
+            text = text.replace(mesh + "\n", mesh + "\n" + maximal.declaration(self) + "\n", 1)
         if self.features.second_mesh:
             text = second_mesh.apply(text, self)
         return Program(self.seed, text, self.mesh, main.ops, self.features)
