@@ -8,6 +8,9 @@ What PyTorch/XLA and JAX without Shardy emit, and what it becomes:
                                                `unspecified_dims=[..]`: those dims open)
   @Sharding -> @SPMDFullToShardShape ... @Sharding{manual} -> @SPMDShardToFullShape
                                             -> sdy.manual_computation over the manual axes
+  custom_call -> tuple<...> read by get_tuple_elements (XLA's TopK, as HLO import
+  writes it)                                -> one custom_call of several results, the
+                                               tuple sharding one per result
 
 Every string is parsed once (gspmd.parse_gspmd); one MeshPlan over all of them gives
 the `sdy.mesh` ops. `{manual}` values get no sharding (the manual computation says it),
@@ -66,10 +69,14 @@ class GspmdImporter:
         modules without GSPMD annotations cost next to nothing.
         """
         found: list[ir.Operation] = []
+        tupled: list[ir.Operation] = []
         lifter = self.lifter
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             attrs = op.attributes
+            if op.name == "stablehlo.custom_call" and len(op.results) == 1 and \
+                    isinstance(op.results[0].type, ir.TupleType):
+                tupled.append(op)
             if GSPMD_ATTR in attrs:
                 found.append(op)
             # inlined sdy meshes -> symbols, in the same walk (MeshLifter.visit inlined)
@@ -81,6 +88,17 @@ class GspmdImporter:
 
         self.module.walk(visit)
         lifter.finish()
+        for op in tupled:
+            # (compared before they are erased: the op and its get_tuple_elements,
+            # whose shardings the tuple sharding repeats)
+            readers = [use.owner for use in op.results[0].uses]
+            at = [i for i, f in enumerate(found) if f == op]
+            gone = [i for i, f in enumerate(found) if any(f == r for r in readers)]
+            untupled = untuple_results(op)
+            if untupled is not None:
+                for i in at:
+                    found[i] = untupled
+                found = [f for i, f in enumerate(found) if i not in gone]
         for op in found:
             text = ir.StringAttr(op.attributes[GSPMD_ATTR]).value
             ranks = tuple(value_rank(r.type) for r in op.results) or (0,)
@@ -281,6 +299,41 @@ def _drop_sdy_frontend_attrs(op: ir.Operation) -> None:
         del op.attributes[FRONTEND_ATTR]
 
 
+
+
+def untuple_results(op: ir.Operation) -> ir.Operation | None:
+    """`op` (one result of tuple type, read only by get_tuple_element ops) as one op of
+    the tuple's element types, its readers replaced by its results; the new op, or None
+    where something else reads the tuple (left as it is).
+
+    before:
+        %0 = stablehlo.custom_call @TopK(%x) {mhlo.sharding = "{{...}, {...}}"}
+            : (tensor<4x16xf32>) -> tuple<tensor<4x2xf32>, tensor<4x2xi32>>
+        %1 = stablehlo.get_tuple_element %0[0] : (...) -> tensor<4x2xf32>
+    after:
+        %0:2 = stablehlo.custom_call @TopK(%x) {mhlo.sharding = "{{...}, {...}}"}
+            : (tensor<4x16xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+    """
+    result = op.results[0]
+    readers = [use.owner for use in result.uses]
+    if not readers or any(r.name != "stablehlo.get_tuple_element" for r in readers):
+        return None
+    element_types = [ir.TupleType(result.type).get_type(i)
+                     for i in range(ir.TupleType(result.type).num_types)]
+    if any(isinstance(t, ir.TupleType) for t in element_types):
+        return None  # nested tuples: not a form HLO import writes for custom calls
+    # (`xla_shape`, HLO's layout of the tuple, would describe a tuple no longer there)
+    new = ir.Operation.create(
+        op.name, results=element_types, operands=list(op.operands),
+        attributes={name: op.attributes[name] for name in op.attributes
+                    if name != "xla_shape"}, loc=op.location, ip=ir.InsertionPoint(op))
+    for reader in readers:
+        reader = reader.operation if hasattr(reader, "operation") else reader
+        index = ir.IntegerAttr(reader.attributes["index"]).value
+        reader.results[0].replace_all_uses_with(new.results[index])
+        reader.erase()
+    op.erase()
+    return new
 
 
 def import_module(module: ir.Operation) -> None:

@@ -86,6 +86,9 @@ CUSTOM_CALLS = {
     "QrDecompositionBlock": _qr,
     "ProductOfElementaryHouseholderReflectors": _householder_product,
     "mhlo.topk": top_k,
+    # XLA's own TopK (its TopkRewriter's form, and what PyTorch/XLA's HLO carries): the
+    # same (values, indices) of the last dim's k largest.
+    "TopK": top_k,
     "ApproxTopK": _approx_top_k,
     "PartialReduce": _approx_top_k,
     "X64Combine": _x64_combine,
@@ -112,7 +115,7 @@ def _custom_call_local(op: ir.Operation) -> bool:
     top-k whose rule shardpy knows; every other target is computed replicated."""
     if RULE_ATTR in op.attributes:
         return True
-    return _custom_call_target(op) in ("ApproxTopK", "PartialReduce", "mhlo.topk")
+    return _custom_call_target(op) in ("ApproxTopK", "PartialReduce", "mhlo.topk", "TopK")
 
 
 def _custom_call_combine(op: ir.Operation) -> str | None:
