@@ -60,7 +60,7 @@ func.func @entry_without_exit(%a: tensor<8x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @entry_without_global_sharding(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-error@+1 {{@SPMDFullToShardShape needs a @Sharding custom call on its operand}}
+  // expected-error@+1 {{@SPMDFullToShardShape needs the global layout of its operand: a @Sharding custom call on it, or a sharding on the op or argument that makes it}}
   %1 = stablehlo.custom_call @SPMDFullToShardShape(%a) {mhlo.sharding = "{manual}"} : (tensor<8x8xf32>) -> tensor<4x8xf32>
   %2 = stablehlo.custom_call @SPMDShardToFullShape(%1) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x8xf32>) -> tensor<8x8xf32>
   return %2 : tensor<8x8xf32>

@@ -184,11 +184,28 @@ class _ManualBuilder:
         (tiling,) = self._site(op).tilings
         return tiling
 
-    def _outer_sharding_call(self, value: ir.Value) -> ir.Operation | None:
-        """The @Sharding custom call that gives `value` its global sharding."""
+    def _outer_global(self, value: ir.Value):
+        """(tiling, location, the @Sharding call or None) giving a manual input `value`
+        its global layout: a @Sharding custom call on it (folded into the region where
+        only entries read it), else the sharding its definer carries: an op's (a copy
+        annotated with it), or the function argument's (PyTorch/XLA's
+        enable_manual_sharding on a parameter). None where nothing says."""
         op = _defining_op(value)
-        if op is not None and call_target(op) == SHARDING_TARGET and self._site(op) is not None:
-            return op
+        if op is None:
+            return None
+        if isinstance(value.owner, ir.Block):
+            if op.name == "func.func" and value.owner == op.regions[0].blocks[0]:
+                for func_op, key, index, _, tilings in self.imp.signatures:
+                    if key == "arg_attrs" and index == value.arg_number and func_op == op:
+                        return tilings[0], value.location, None
+            return None
+        if call_target(op) == SHARDING_TARGET and self._site(op) is not None:
+            return self._tiling(op), op.location, op
+        site = next((s for s in self.imp.sites if not s.done and s.op == op), None)
+        if site is not None and value.result_number < len(site.tilings):
+            tiling = site.tilings[value.result_number]
+            if tiling.kind != "manual":
+                return tiling, op.location, None
         return None
 
     def build(self) -> None:
@@ -197,26 +214,31 @@ class _ManualBuilder:
             raise ShardpyError(f"@{FULL_TO_SHARD} without a matching @{SHARD_TO_FULL}: the "
                                f"manual code never returns to global values", self.loc)
         # Global shardings: what the @Sharding call before each entry says, and the exits'.
-        in_calls = []
+        in_globals = []  # (tiling, location, @Sharding call or None) per entry
         for entry in c.entries:
-            call = self._outer_sharding_call(entry.operands[0])
-            if call is None:
-                raise ShardpyError(f"@{FULL_TO_SHARD} needs a @Sharding custom call on its "
-                                   f"operand (the global layout of the manual input)",
-                                   entry.location)
-            in_calls.append(call)
-        globals_ = [self._tiling(call) for call in in_calls] + [self._tiling(x) for x in c.exits]
+            found = self._outer_global(entry.operands[0])
+            if found is None:
+                raise ShardpyError(f"@{FULL_TO_SHARD} needs the global layout of its operand: "
+                                   f"a @Sharding custom call on it, or a sharding on the op "
+                                   f"or argument that makes it", entry.location)
+            in_globals.append(found)
+        globals_ = [t for t, _, _ in in_globals] + [self._tiling(x) for x in c.exits]
         mesh_name = self._mesh_name(globals_ + [self._tiling(e) for e in c.entries])
         manual = self._manual_axes(mesh_name)
-        in_shardings = [self._global(call, mesh_name, manual) for call in in_calls]
-        out_shardings = [self._global(x, mesh_name, manual) for x in c.exits]
+        in_shardings = [self._global(t, loc, mesh_name, manual) for t, loc, _ in in_globals]
+        out_shardings = [self._global(self._tiling(x), x.location, mesh_name, manual)
+                         for x in c.exits]
 
         # The body returns what reached each exit; a @Sharding{manual} call on the way
         # stays in the body and is dropped with the other {manual} shardings.
         returned = [x.operands[0] for x in c.exits]
         operands = []
         folded = []
-        for call in in_calls:  # the @Sharding call is folded in when the entry is its only user
+        for entry, (_, _, call) in zip(c.entries, in_globals):
+            if call is None:  # the layout is the operand's own
+                operands.append(entry.operands[0])
+                continue
+            # the @Sharding call is folded in when the entry is its only user
             users = {_block_ancestor(u.owner.operation, self.block) for u in call.results[0].uses}
             if users <= set(c.entries):
                 operands.append(call.operands[0])
@@ -299,19 +321,19 @@ class _ManualBuilder:
             found = axes
         return tuple(a for a in mesh.axis_names if a in found)
 
-    def _global(self, op: ir.Operation, mesh_name: str, manual) -> TensorSharding:
-        tiling = self._tiling(op)
-        imported = self.imp.express(tiling, op.location, on=mesh_name)
+    def _global(self, tiling: Tiling, loc: ir.Location, mesh_name: str,
+                manual) -> TensorSharding:
+        imported = self.imp.express(tiling, loc, on=mesh_name)
         if imported.sharding is None or imported.manual_axes:
             raise ShardpyError(f"the global side of a manual region needs a global sharding, "
-                               f"not '{tiling.text}'", op.location)
+                               f"not '{tiling.text}'", loc)
         for i, d in enumerate(imported.sharding.dims):
             names = [a.name for a in d.axes]
             k = sum(1 for n in names if n in manual)
             if any(n in manual for n in names[k:]):
                 raise ShardpyError(f"sharding '{tiling.text}' shards dimension {i} on a free "
                                    f"axis before a manual one; sdy.manual_computation needs the "
-                                   f"manual axes major-most", op.location)
+                                   f"manual axes major-most", loc)
         return imported.sharding
 
     def _check_local_types(self, ops, shardings, manual, what: str, exits: bool = False) -> None:
