@@ -42,7 +42,10 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
         "start clamp (scatter(dynamic_slice(x)) with out-of-bounds indices goes wrong "
         "too), also through a transpose, a broadcast_in_dim or a reshape that adds or "
         "drops size-1 dims between the two; the unpartitioned reference is wrong. Seeds "
-        "4665 and 5180 of the first 10,000-program run, 205191 of the last."),
+        "4665 and 5180 of the first 10,000-program run, 205191 of the last; 1304914 "
+        "(a scatter into a callee's dynamic_slice result with indices past its 2 rows: "
+        "there the per-device program is the wrong one, on the devices whose indices "
+        "are out of bounds, with a correct operand)."),
     "top_k_through_barrier": (
         ("test/Regressions/xla_top_k_optimization_barrier_in_manual_computation.mlir",),
         "XLA bug, not shardpy's: compiling an optimization_barrier whose operands include "
