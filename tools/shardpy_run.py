@@ -353,9 +353,7 @@ def _check_host_devices(needed: int, requested: int | None) -> None:
 
 
 def _load_expected(path: Path, count: int):
-    import numpy as np
-
-    with np.load(path) as archive:
+    with arrays.open_npz(path, "expected outputs") as archive:
         missing = [f"out{i}" for i in range(count) if f"out{i}" not in archive.files]
         if missing:
             raise ShardpyError(f"'{path}' lacks {', '.join(missing)}")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from math import prod
@@ -203,13 +204,28 @@ def read_npz(archive, key: str, want: np.dtype | None = None) -> np.ndarray:
     return array
 
 
+# What np.load raises on a file that is not an .npz: missing or unreadable (OSError),
+# not an archive or pickled (ValueError, BadZipFile), empty (EOFError).
+NPZ_ERRORS = (OSError, ValueError, EOFError, zipfile.BadZipFile)
+
+
+def _said(err: BaseException) -> str:
+    if isinstance(err, OSError):
+        return str(err)
+    return f"not an .npz archive (numpy: {err or type(err).__name__})"
+
+
+def open_npz(path: Path, what: str):
+    """np.load of an .npz, or one clear error naming `what` it was to hold."""
+    try:
+        return np.load(path, allow_pickle=False)
+    except NPZ_ERRORS as err:
+        raise ShardpyError(f"cannot read {what} from '{path}': {_said(err)}") from None
+
+
 def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
     """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types."""
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as err:
-        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
-    with archive:
+    with open_npz(path, "inputs") as archive:
         expected = [f"arg{i}" for i in range(len(types))]
         extra = sorted(set(archive.files) - set(expected)
                        - {k + DTYPE_TAG for k in expected})
@@ -250,12 +266,9 @@ def _exactly_as(key: str, array: np.ndarray, t: TensorType) -> np.ndarray:
 
 def npz_shapes(path: Path, count: int) -> list[tuple[int, ...] | None]:
     """Shapes of arg0..arg{count-1} in an .npz (None where absent)."""
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            return [archive[f"arg{i}"].shape if f"arg{i}" in archive.files else None
-                    for i in range(count)]
-    except (OSError, ValueError) as err:
-        raise ShardpyError(f"cannot read inputs from '{path}': {err}") from None
+    with open_npz(path, "inputs") as archive:
+        return [archive[f"arg{i}"].shape if f"arg{i}" in archive.files else None
+                for i in range(count)]
 
 
 def save_outputs(path: Path, arrays: Sequence[np.ndarray]) -> None:
