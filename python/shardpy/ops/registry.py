@@ -40,8 +40,8 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from ..sharding.op_rule import RULE_ATTR, OpRule, RuleTable, shape_of
-from . import (collectives, convolution, custom_call, dot, elementwise, indexing, linalg,
-               reduce, shape, sort, sources, structural, windowed)
+from . import (batch_norm, collectives, convolution, custom_call, dot, elementwise,
+               indexing, linalg, reduce, shape, sort, sources, structural, windowed)
 from .entry import LocalOp, OpFamily
 
 
@@ -86,7 +86,8 @@ class _MemoTable(RuleTable):
 
 FAMILIES: tuple[OpFamily, ...] = tuple(
     entry for module in (elementwise, shape, dot, convolution, reduce, windowed, indexing,
-                         sort, linalg, collectives, custom_call, sources, structural)
+                         sort, linalg, batch_norm, collectives, custom_call, sources,
+                         structural)
     for entry in module.FAMILIES)
 
 _BY_NAME: dict[str, OpFamily] = {}

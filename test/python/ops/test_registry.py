@@ -156,6 +156,9 @@ OLD_LOCAL_PERMUTATION = frozenset({
     "stablehlo.pad", "stablehlo.slice", "stablehlo.reverse", "stablehlo.concatenate",
     "stablehlo.reduce_window", "stablehlo.select_and_scatter", "stablehlo.convolution"})
 OLD_SOURCE_OPS = frozenset({"stablehlo.constant", "stablehlo.iota"})
+# Families added since (each with its own tests): ops/batch_norm.py.
+BATCH_NORM = frozenset({"stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",
+                        "stablehlo.batch_norm_grad"})
 # ---------------------------------------------------------------------------------------
 
 
@@ -237,11 +240,11 @@ QUERIES = [
     ("WITHOUT_RULE", OLD_WITHOUT_RULE, WITHOUT_RULE),
     ("RULES (shapes)", frozenset(OLD_ELEMENTWISE + CHLO_ELEMENTWISE),
      ops_with(lambda e: e.rule is not None and e.caching == "shapes")),
-    ("RULES (attributes)", OLD_RULES_BY_ATTRIBUTES,
+    ("RULES (attributes)", OLD_RULES_BY_ATTRIBUTES | BATCH_NORM,
      ops_with(lambda e: e.rule is not None and e.caching == "attributes")),
     ("RULES (ir)", OLD_RULES_READING_IR,
      ops_with(lambda e: e.rule is not None and e.caching == "ir")),
-    ("LOCAL_OPS", OLD_LOCAL_OPS, ops_with(lambda e: e.local is not None)),
+    ("LOCAL_OPS", OLD_LOCAL_OPS | BATCH_NORM, ops_with(lambda e: e.local is not None)),
     ("LOCAL_OPS (permutation)", OLD_LOCAL_PERMUTATION,
      ops_with(lambda e: e.local is not None and e.local.permutation)),
     ("SOURCE_OPS", OLD_SOURCE_OPS, SOURCE_OPS),
