@@ -94,7 +94,7 @@ class GspmdImporter:
             readers = [use.owner for use in op.results[0].uses]
             at = [i for i, f in enumerate(found) if f == op]
             gone = [i for i, f in enumerate(found) if any(f == r for r in readers)]
-            untupled = untuple_results(op)
+            untupled = untuple_results(op, readers)
             if untupled is not None:
                 for i in at:
                     found[i] = untupled
@@ -301,10 +301,10 @@ def _drop_sdy_frontend_attrs(op: ir.Operation) -> None:
 
 
 
-def untuple_results(op: ir.Operation) -> ir.Operation | None:
-    """`op` (one result of tuple type, read only by get_tuple_element ops) as one op of
-    the tuple's element types, its readers replaced by its results; the new op, or None
-    where something else reads the tuple (left as it is).
+def untuple_results(op: ir.Operation, readers: list) -> ir.Operation | None:
+    """`op` (one result of tuple type, read by `readers`: get_tuple_element ops) as one
+    op of the tuple's element types, its readers replaced by its results; the new op, or
+    None where something else reads the tuple (left as it is).
 
     before:
         %0 = stablehlo.custom_call @TopK(%x) {mhlo.sharding = "{{...}, {...}}"}
@@ -315,7 +315,6 @@ def untuple_results(op: ir.Operation) -> ir.Operation | None:
             : (tensor<4x16xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
     """
     result = op.results[0]
-    readers = [use.owner for use in result.uses]
     if not readers or any(r.name != "stablehlo.get_tuple_element" for r in readers):
         return None
     element_types = [ir.TupleType(result.type).get_type(i)
