@@ -55,14 +55,18 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
             warning(op.location, "a maximal sharding (the value on one device) is computed "
                                  "replicated: every device computes the whole value")
 
-    for op in collect_ops(module):
+    ops = collect_ops(module)
+    # Only partition_id differs between devices: without one, nothing to read as device k.
+    reads_id = any(op.name == "stablehlo.partition_id" for op in ops)
+    for op in ops:
         name = op.name
         if name == "func.func":
             if _drop_from_signature(op, on_maximal):
                 warn(op)
         elif name == "sdy.sharding_constraint" and on_maximal(op.attributes["sharding"]):
             warn(op)
-            _read_on_device(op, device_of(op.attributes["sharding"]), on_maximal)
+            if reads_id:
+                _read_on_device(op, device_of(op.attributes["sharding"]), on_maximal)
             erase_op_forwarding_operands(op)
         elif SHARDING_ATTR in op.attributes:
             per_value = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING_ATTR]).shardings
@@ -75,7 +79,7 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
                         k = _device_constant(devices[0])
                     op.results[0].replace_all_uses_with(k)
                     op.erase()
-                else:
+                elif reads_id:
                     _read_on_device(op, devices[0], on_maximal)
 
 
