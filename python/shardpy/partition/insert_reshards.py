@@ -15,11 +15,11 @@ a summing reduce) and are reduced only where a consumer needs the whole value.
 Which ops are computed on shards, how their reductions combine and whether their
 permutation factors may stay sharded (with halo exchanges, weighed against gathering
 them by estimated time, then bytes: plan_choice) is said by the `local` field of the
-op's registry entry (shardpy.ops;
-every pointwise op computes on shards too); other ops get every operand replicated and are computed whole on every device, with a
-warning: correct, never wrong. Factors that need replication (a sorted dim, a top-k
-dim) are never computed sharded: the candidate placements weighed also move
-their axes onto another factor of the op (an all_to_all in, and one back where the
+op's registry entry (shardpy.ops; every pointwise op computes on shards too); other ops
+get every operand replicated and are computed whole on every device, with a warning:
+correct, never wrong. Factors that need replication (a sorted dim, a top-k dim) are
+never computed sharded: the candidate placements weighed also move their axes onto
+another factor of the op (an all_to_all in, and one back where the
 result wants it), or, where LocalOp.split allows (top_k), keep them sharded on the
 operand and leave the combining to the lowering. An iota or constant operand is made
 again in the layout its user wants instead of being resharded.

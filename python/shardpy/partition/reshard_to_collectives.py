@@ -1,8 +1,8 @@
 """shardpy-reshard-to-collectives: replace each sdy.reshard by the collectives it needs.
 
 Each sdy.reshard becomes the steps of the reshard planner's cheapest plan
-(shardpy.partition.reshard_planner: by estimated time, then bytes per device), one sdy collective per
-step, each carrying the sharding it leaves behind; a reshard that needs nothing
+(shardpy.partition.reshard_planner: by estimated time, then bytes per device), one sdy
+collective per step, each carrying the sharding it leaves behind; a reshard that needs nothing
 disappears, and a plan that had to fall back to "gather everything, then slice" is
 reported as a warning. Between two meshes whose axes differ the cross-mesh step stays
 an sdy.reshard for shardpy-to-local (before/after IR: passes/reshard_to_collectives.py).

@@ -230,7 +230,7 @@ class TensorSharding:
         return not any(d.axes for d in self.dims) and not self.unreduced
 
     def dim_shards(self, dim: int) -> int:
-        return axes_size(self.dims[dim].axes, self.mesh)
+        return self.shards_per_dim[dim]
 
     # -- validity -----------------------------------------------------------------
     def validate(self, shape: Sequence[int] | None = None) -> None:
