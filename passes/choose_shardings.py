@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.ops.registry import RULES
+from shardpy.partition.maximal import drop_maximal_shardings
 from shardpy.partition.choose_shardings import ShardingChoice
 from shardpy.pass_registry import option, register_pass
 from shardpy.sharding.collective_time import load_profile
@@ -27,4 +28,5 @@ class ChooseShardings:
     platform: str = option("cpu", "the collective time profile's platform (cpu | gpu | tpu)")
 
     def run(self, module: ir.Operation) -> None:
+        drop_maximal_shardings(module)  # computed replicated (partition/maximal.py)
         ShardingChoice(module, RULES, load_profile(self.platform)).run()

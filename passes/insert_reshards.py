@@ -22,6 +22,7 @@ from jaxlib.mlir import ir
 
 from shardpy.partition.insert_reshards import ExplicitReshards
 from shardpy.ops.registry import RULES
+from shardpy.partition.maximal import drop_maximal_shardings
 from shardpy.pass_registry import option, register_pass
 from shardpy.sharding.collective_time import load_profile
 
@@ -36,4 +37,5 @@ class InsertReshards:
                            "moving the fewest bytes")
 
     def run(self, module: ir.Operation) -> None:
+        drop_maximal_shardings(module)  # computed replicated (partition/maximal.py)
         ExplicitReshards(module, RULES, load_profile(self.platform)).run()

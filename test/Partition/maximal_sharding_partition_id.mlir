@@ -7,9 +7,12 @@
 // whole, where device 1's placement means x + 1.
 //
 // out0: partition_id placed on device 1 itself (and its convert): x + 1.
-// out1: partition_id unannotated, times 10, then constrained onto device 2: x + 20.
-// out2: the same partition_id read again by an op on device 3, through a shared
-//       multiply: x + 30 (out1's copy is its own).
+// out1: partition_id unannotated, times 10 (a multiply with two users), plus 0, then
+//       constrained onto device 2: the constraint places the add there (as Shardy
+//       applies a closed constraint to an unannotated input), so it reads 2: x + 20.
+// out2: the same multiply read by an op on device 3: x + 30 (out1's copy is its own).
+// Propagation keeps the maximal shardings (Shardy's semantics); the partitioner's
+// first pass places the ops and drops them.
 //
 // RUN: %python -c "import numpy as np; x = np.arange(8, dtype=np.int32).reshape(2, 4); np.savez('%t.in.npz', arg0=x); np.savez('%t.out.npz', out0=x + 1, out1=x + 20, out2=x + 30)"
 // RUN: shardpy-run %s --inputs %t.in.npz --expected %t.out.npz 2>&1 | FileCheck %s
@@ -19,17 +22,18 @@
 // CHECK-NOT: replicas
 // CHECK: check: PASS
 //
-// RUN: shardpy-opt %s --shardpy-propagate 2>&1 | FileCheck %s --check-prefix=PROP
+// RUN: shardpy-opt %s --shardpy-propagate --shardpy-insert-reshards 2>&1 | FileCheck %s --check-prefix=PROP
 // PROP: warning: a maximal sharding (the value on one device) is computed replicated
 // PROP: %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<ui32>
 // PROP: stablehlo.convert %[[ONE]]
 // PROP: %[[PID:.*]] = stablehlo.partition_id
 // PROP: %[[TEN:.*]] = stablehlo.multiply %[[PID]]
 // PROP: %[[TWO:.*]] = stablehlo.constant dense<2> : tensor<ui32>
-// PROP: stablehlo.multiply %[[TWO]]
+// PROP: %[[TEN2:.*]] = stablehlo.multiply %[[TWO]]
+// PROP: stablehlo.add %[[TEN2]]
 // PROP: %[[THREE:.*]] = stablehlo.constant dense<3> : tensor<ui32>
 // PROP: stablehlo.multiply %[[THREE]]
-// PROP-NOT: maximal_mesh
+// PROP-NOT: maximal_mesh_{{[0-9]}}, []
 
 sdy.mesh @mesh = <["x"=4]>
 sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
@@ -46,7 +50,9 @@ func.func public @main(%x: tensor<2x4xi32> {sdy.sharding = #sdy.sharding<@mesh, 
   %pid = stablehlo.partition_id : tensor<ui32>
   %c10 = stablehlo.constant dense<10> : tensor<ui32>
   %ten = stablehlo.multiply %pid, %c10 : tensor<ui32>
-  %on2 = sdy.sharding_constraint %ten <@maximal_mesh_2, []> : tensor<ui32>
+  %c0 = stablehlo.constant dense<0> : tensor<ui32>
+  %plus0 = stablehlo.add %ten, %c0 : tensor<ui32>
+  %on2 = sdy.sharding_constraint %plus0 <@maximal_mesh_2, []> : tensor<ui32>
   %i2 = stablehlo.convert %on2 : (tensor<ui32>) -> tensor<i32>
   %b2 = stablehlo.broadcast_in_dim %i2, dims = [] : (tensor<i32>) -> tensor<2x4xi32>
   %out1 = stablehlo.add %x, %b2 : tensor<2x4xi32>

@@ -1,8 +1,6 @@
 // Invalid input: each error is reported once, on its line, as mlir-opt reports it
-// (most come from the sdy verifier when the module is read; the sharding group
-// conflict from shardpy-propagate itself), and never as a Python traceback. The
-// native sdy-propagation-pipeline reports the same verifier errors; it accepts the
-// sharding group conflict (it has nothing to report there).
+// (most come from the sdy verifier when the module is read), and never as a Python
+// traceback. The native sdy-propagation-pipeline reports the same verifier errors.
 // RUN: shardpy-opt %s --split-input-file --verify-diagnostics --shardpy-propagate
 // RUN: not shardpy-opt %s --split-input-file --shardpy-propagate 2>&1 | FileCheck %s --check-prefix=NOTB
 // RUN: not shardpy-opt %s --shardpy-propagate=strategy=fastest 2>&1 | FileCheck %s --check-prefix=BADOPT
@@ -10,8 +8,7 @@
 
 // NOTB-NOT:  Traceback
 // NOTB-NOT:  internal error
-// NOTB:      errors.mlir:[[# @LINE + 10]]:1: error: 'func.func' op arg 0 - unknown axis name: "z"
-// NOTB:      error: values that must share one sharding have different shardings
+// NOTB:      errors.mlir:[[# @LINE + 9]]:1: error: 'func.func' op arg 0 - unknown axis name: "z"
 // NOTB:      error: 'sdy.sharding_constraint' op unknown axis name: "w"
 // NOTB-NOT:  Traceback
 // NOTB-NOT:  internal error
@@ -73,18 +70,6 @@ func.func @rank_mismatch_on_op(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
   // expected-error@+1 {{'stablehlo.negate' op result - sharding doesn't match tensor rank: 1 != 2}}
   %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x2_y4, [{"x"}]>]>} : tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
-}
-
-// -----
-
-sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
-
-// expected-error@+1 {{values that must share one sharding have different shardings: <@mesh_x2_y4, [{"x"}, {}]> and <@mesh_x2_y4, [{}, {"y"}]>}}
-func.func @group_args_differ(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {}]>},
-                             %b: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{}, {"y"}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
-  sdy.sharding_group %a group_id = 0 : tensor<8x16xf32>
-  sdy.sharding_group %b group_id = 0 : tensor<8x16xf32>
-  return %a, %b : tensor<8x16xf32>, tensor<8x16xf32>
 }
 
 // -----

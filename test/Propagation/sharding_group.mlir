@@ -1,7 +1,8 @@
 // sharding_group: all members of a group share one sharding, whatever reaches any of
 // them (a func argument, an open constraint) reaches all. shardpy keeps the
 // sdy.sharding_group ops (native export removes them: a legitimate choice, the
-// partitioner ignores them); members with different user shardings are an error.
+// partitioner ignores them). Members with different user shardings: see
+// sharding_group_conflicts.mlir.
 // RUN: shardpy-opt %s --split-input-file --verify-diagnostics --shardpy-propagate | FileCheck %s
 
 sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
@@ -63,20 +64,4 @@ func.func @group_with_constraint(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> 
   sdy.sharding_group %0 group_id = 3 : tensor<8x16xf32>
   sdy.sharding_group %2 group_id = 3 : tensor<8x16xf32>
   return %0, %2 : tensor<8x16xf32>, tensor<8x16xf32>
-}
-
-// -----
-
-sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
-
-// Op results of one group with different user shardings (native Shardy accepts this
-// and propagates around it; shardpy reports it, as it does for block arguments, see
-// errors.mlir).
-func.func @members_differ(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
-  %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x2_y4, [{"x"}, {}]>]>} : tensor<8x16xf32>
-  // expected-error@+1 {{values that must share one sharding have different shardings: <@mesh_x2_y4, [{"x"}, {}]> and <@mesh_x2_y4, [{}, {"y"}]>}}
-  %1 = stablehlo.negate %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x2_y4, [{}, {"y"}]>]>} : tensor<8x16xf32>
-  sdy.sharding_group %0 group_id = 0 : tensor<8x16xf32>
-  sdy.sharding_group %1 group_id = 0 : tensor<8x16xf32>
-  return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
 }

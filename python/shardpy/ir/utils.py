@@ -30,6 +30,14 @@ def erase_op_forwarding_operands(op: ir.Operation) -> None:
     op.erase()
 
 
+def drop_data_flow_edges(root: ir.Operation) -> None:
+    """Replace every sdy.data_flow_edge under `root` by its operand (Shardy's import,
+    which XLA runs on what it compiles, makes its own)."""
+    for op in collect_ops(root):
+        if op.name == "sdy.data_flow_edge":
+            erase_op_forwarding_operands(op)
+
+
 def inline_region_before(op: ir.Operation) -> None:
     """Inline `op`'s single-block region before it: block args <- operands,
     terminator operands -> results (sdy.named_computation and friends)."""

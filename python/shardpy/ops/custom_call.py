@@ -80,7 +80,11 @@ CUSTOM_CALLS = {
         "annotate_device_placement", "Cholesky", "CompactWyHelper", "InspectSharding",
         "InvertDiagBlocksLowerTriangular", "InvertDiagBlocksUpperTriangular",
         "LayoutConstraint", "mhlo.erf", "MoveToDevice", "MoveToHost", "X64SplitHigh",
-        "X64SplitLow", "xla.megascale.provide_metadata"), _pointwise),
+        "X64SplitLow", "xla.megascale.provide_metadata",
+        # XLA's SPMD-internal ops (GSPMD's own output): every result laid out as the input
+        "_SPMDInternalOp_MultiPad", "_SPMDInternalOp_RotateRight",
+        "_SPMDInternalOp_MultiRotate", "_SPMDInternalOp_MultiSlice",
+        "_SPMDInternalOp_Wrap"), _pointwise),
     "Eigh": _eigh,
     "Qr": _qr,
     "QrDecompositionBlock": _qr,

@@ -43,7 +43,7 @@ CHLO_ELEMENTWISE = (
     "chlo.polygamma", "chlo.sinh", "chlo.square", "chlo.tan", "chlo.zeta",
 )
 
-_ELEMENTWISE = dict(rule=elementwise, caching="shapes", fused=True)
+_ELEMENTWISE = dict(rule=elementwise, caching="shapes", fused=True, elementwise=True)
 
 FAMILIES = (
     OpFamily((
@@ -78,5 +78,7 @@ FAMILIES = (
     # factor); compare
     OpFamily(("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"), local=LocalOp(),
              **_ELEMENTWISE),
-    OpFamily(("stablehlo.bitcast_convert",), rule=bitcast_convert, fused=True),
+    # (elementwise where the widths are equal: the rule is then pointwise)
+    OpFamily(("stablehlo.bitcast_convert",), rule=bitcast_convert, fused=True,
+             elementwise=True),
 )

@@ -105,6 +105,7 @@ CONSTRAINT = "constraint"             # sharding_constraint
 RESHARD = "reshard"
 GROUP = "group"                       # sharding_group
 SYMBOL = "symbol"                     # sdy.mesh: links nothing
+EDGE = "edge"                         # sdy.data_flow_edge: its result is its operand
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,9 @@ class OpFamily:
                  above sees through it)
     xla_splits_all_to_all  XLA:CPU splits an all_to_all of its result over its pieces
                  and then rejects it: to-local gives such an all_to_all a barrier
+    elementwise  has StableHLO's Elementwise trait (Shardy's isElementwise): the aggressive
+                 strategy prefers its most-sharded factor on conflicts and moves no axes
+                 sideways between its operands that a result does not have
     fused        XLA fuses it into the ops around it (elementwise math, broadcasts,
                  transposes, reshapes): it reads and writes no memory of its own, so
                  shardpy-choose-shardings' compute estimate counts none for it
@@ -245,6 +249,7 @@ class OpFamily:
     xla_folds_dynamic_slice: bool = False
     xla_moves_dynamic_slice: bool = False
     xla_splits_all_to_all: bool = False
+    elementwise: bool = False
     fused: bool = False
     touches: str = "all"
     compares: Callable | None = None

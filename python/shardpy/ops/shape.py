@@ -7,7 +7,7 @@ from __future__ import annotations
 from math import gcd
 
 from ..sharding.op_rule import RuleBuilder
-from .attrs import ints
+from .attrs import REPLICATE, ints
 from .entry import SINGLE_OPERAND, LocalOp, OpFamily
 
 
@@ -40,10 +40,15 @@ def reshape(op, b: RuleBuilder):
     the next chunks of the two sides differ (6x4 -> 4x6), they share their greatest
     common divisor (2) and each side gets factors of its own (3; 2) until the running
     products meet again (3x5 -> 5x3 shares nothing). Size-1 dims have their own factor.
-    No rule for an empty tensor."""
+    An empty tensor has nothing to shard: every dim is a factor of its own that stays
+    whole (as in Shardy, no sharding moves through it)."""
     src, dst = b.operand_shapes[0], b.result_shapes[0]
     if 0 in src:
-        return False
+        for d, size in enumerate(src):
+            b.factor(size, operands={0: d}, kind=REPLICATE)
+        for d, size in enumerate(dst):
+            b.factor(size, results={0: d}, kind=REPLICATE)
+        return None
     i = j = 0                  # current operand / result dim
     src_seen = dst_seen = 1    # product of the dims entered so far (current one included)
     src_done = dst_done = 1    # product of the factors given out so far

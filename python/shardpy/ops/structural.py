@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..sharding.state import RESULT_SHARDING_ATTR
 from .elementwise import elementwise
-from .entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION, FUNCTION_RETURN, GROUP,
+from .entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION, FUNCTION_RETURN, GROUP,
                     INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
                     REGION_RETURN, RESHARD, SYMBOL, TO_LOCAL, Flow, OpFamily)
 
@@ -48,6 +48,11 @@ FAMILIES = (
     OpFamily(("sdy.reshard",), sharding_attr=RESULT_SHARDING_ATTR["sdy.reshard"],
              collective_lowering=True, flow=Flow(RESHARD, operands_to_results=True)),
     OpFamily(("sdy.sharding_group",), flow=Flow(GROUP, to_group=True)),
+    # Shardy's import marks each data-flow target (a region op's result or block
+    # argument) with one: the result is the target under another name, and the edge's
+    # `sharding` is the target's. Propagation reads and writes it; the partition passes
+    # first sink it (partition/data_flow_edges.py).
+    OpFamily(("sdy.data_flow_edge",), flow=Flow(EDGE, operands_to_results=True)),
     # A module-level symbol: links nothing.
     OpFamily(("sdy.mesh",), flow=Flow(SYMBOL)),
 )

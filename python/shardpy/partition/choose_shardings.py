@@ -61,7 +61,7 @@ from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend
 from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
 from .plan_choice import choose_plan, plan_time, reshard_time
-from .regions import STRUCTURAL_REGION_OPS, program_ops
+from .regions import STRUCTURAL_REGION_OPS, program_ops, sink_data_flow_edges
 
 # The relative gain below which propagation's choice is kept: about the model's error.
 # On the cpu model benchmark, choices it estimated 2-9% faster (gpt_dp_tp, llama) ran
@@ -131,8 +131,13 @@ class ShardingChoice:
                            "seconds": _time.perf_counter() - start}
             return
         manual = _called_in_manual_computations(funcs)
+        edges: list = []
         ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
-               not in manual for op in program_ops(func)]
+               not in manual for op in program_ops(func, edges=edges)]
+        if edges:  # (and again without them)
+            sink_data_flow_edges(edges, self.state.codec)
+            ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
+                   not in manual for op in program_ops(func)]
         self.mesh = self._program_mesh()
         if len(ops) > MAX_OPS:
             # Too large to choose in the time the partitioner may take (issue 10's

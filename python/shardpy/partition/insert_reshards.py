@@ -53,7 +53,7 @@ from .layouts import from_source, has_uses, plain, replicated
 from .plan_cache import PlanCache, layout_key, same_layout, whole
 from .plan_choice import choose_plan
 from .regions import (_STRUCTURAL_HANDLERS, drop_layout_ops_in_computations,
-                      inline_named_computation, program_ops)
+                      inline_named_computation, program_ops, sink_data_flow_edges)
 
 
 class ExplicitReshards:
@@ -84,8 +84,11 @@ class ExplicitReshards:
                                 if not m.is_maximal] + [1])
         computations: list[ir.Operation] = []
         named: list[ir.Operation] = []
-        per_func = [(func, program_ops(func, computations, named)) for func in funcs.values()]
-        if named:
+        edges: list[ir.Operation] = []
+        per_func = [(func, program_ops(func, computations, named, edges))
+                    for func in funcs.values()]
+        if named or edges:
+            sink_data_flow_edges(edges, self.state.codec)
             for op in named:
                 inline_named_computation(op)
             computations.clear()

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from ..ir.utils import collect_ops, inline_region_before
-from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION_RETURN, GROUP,
+from ..ir.utils import collect_ops, erase_op_forwarding_operands, inline_region_before
+from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETURN, GROUP,
                          INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
                          REGION_RETURN)
 from ..ops.registry import by_flow_kind, family, ops_with
 from ..sharding.sdy_codec import SHARDING_ATTR
-from ..sharding.state import manual_axes, without_axes
+from ..sharding.state import add_axes_back, manual_axes, without_axes
 from .plan_cache import HAS_REGIONS, region_count_fixed
 
 if TYPE_CHECKING:
@@ -38,16 +38,19 @@ STRUCTURAL_REGION_OPS = ops_with(lambda e: e.flow is not None and e.flow.program
 # Region ops this pass inlines first (named computations: inline_named_computation).
 _INLINED_HERE = ops_with(lambda e: e.flow is not None
                          and e.flow.inlined_by == INSERT_RESHARDS)
+# sdy.data_flow_edge: dropped first (sink_data_flow_edges).
+EDGE_OPS = ops_with(lambda e: e.flow is not None and e.flow.kind == EDGE)
 # The Flow.kind of each structural op (a region return asks its parent's).
 _KIND = {name: family(name).flow.kind
          for name in ops_with(lambda e: e.flow is not None)}
 
 
 def program_ops(root: ir.Operation, computations: list | None = None,
-                named: list | None = None) -> list[ir.Operation]:
+                named: list | None = None, edges: list | None = None) -> list[ir.Operation]:
     """Ops of `root`'s regions in program order, descending only into structural ops.
     `computations`, where given, gets the other ops that hold regions (reduce bodies,
-    sort comparators...); `named` the sdy.named_computations."""
+    sort comparators...); `named` the sdy.named_computations; `edges` the
+    sdy.data_flow_edges."""
     found: list[ir.Operation] = []
     has_regions = HAS_REGIONS
 
@@ -58,6 +61,8 @@ def program_ops(root: ir.Operation, computations: list | None = None,
                     inner = inner.operation
                     found.append(inner)
                     name = inner.name
+                    if edges is not None and name in EDGE_OPS:
+                        edges.append(inner)
                     if name in STRUCTURAL_REGION_OPS:
                         if named is not None and name in _INLINED_HERE:
                             named.append(inner)
@@ -72,6 +77,47 @@ def program_ops(root: ir.Operation, computations: list | None = None,
 
     visit(root)
     return found
+
+
+def sink_data_flow_edges(edges: list[ir.Operation], codec) -> None:
+    """Drop the sdy.data_flow_edges (as Shardy's sink-data-flow-edges does before its
+    partitioner): each one's result becomes its operand again. Propagation wrote every
+    edge's sharding onto its target's owner as well (a region op's result shardings),
+    except a manual computation's in/out_shardings, which take it here (a body
+    argument's edge holds the local sharding: the manual axes go back in).
+
+    before:
+        %1:2 = stablehlo.optimization_barrier {sdy.sharding = ...} %0, %arg1
+        %2 = sdy.data_flow_edge %1#0 sharding=<@mesh, [{"a"}, {}]>
+        return %2
+    after:
+        %1:2 = stablehlo.optimization_barrier {sdy.sharding = ...} %0, %arg1
+        return %1#0
+    """
+    for op in edges:
+        if "sharding" in op.attributes:
+            _sink_into_manual(op.operands[0], op.attributes["sharding"], codec)
+        erase_op_forwarding_operands(op)
+
+
+def _sink_into_manual(target: ir.Value, sharding: ir.Attribute, codec) -> None:
+    if isinstance(target, ir.OpResult):
+        owner, index, key = target.owner.operation, target.result_number, "out_shardings"
+    else:
+        arg = ir.BlockArgument(target)
+        owner, index, key = arg.owner.owner, arg.arg_number, "in_shardings"
+        if owner is None:
+            return
+        owner = owner.operation
+    if owner.name != "sdy.manual_computation":
+        return
+    per_value = list(sdy.TensorShardingPerValueAttr(owner.attributes[key]).shardings)
+    if key == "in_shardings":
+        old = codec.decode(per_value[index], owner.location)
+        sharding = codec.encode(add_axes_back(codec.decode(sharding, owner.location), old,
+                                              manual_axes(owner)))
+    per_value[index] = sharding
+    owner.attributes[key] = sdy.TensorShardingPerValueAttr.get(per_value)
 
 
 def inline_named_computation(op: ir.Operation) -> None:

@@ -23,8 +23,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..ir.utils import collect_ops
-from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, FUNCTION_RETURN, GROUP, LOOP,
-                         MANUAL, NAMED, PROPAGATION_BARRIER, REGION_RETURN, RESHARD, SYMBOL)
+from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETURN, GROUP,
+                         LOOP, MANUAL, NAMED, PROPAGATION_BARRIER, REGION_RETURN, RESHARD,
+                         SYMBOL)
 from ..ops.registry import by_flow_kind, ops_with
 from ..sharding.factors import Direction
 from ..sharding.op_rule import RULE_ATTR, RuleTable, shape_of
@@ -436,6 +437,21 @@ def _build_barrier(g: Graph, op: ir.Operation) -> None:
     g.writers.append(lambda w: write_results(w, op, [result]))
 
 
+def _build_data_flow_edge(g: Graph, op: ir.Operation) -> None:
+    """sdy.data_flow_edge, as Shardy's import writes them: its result is its operand (a
+    region op's result or block argument: the edge's target) under another name, and its
+    `sharding` is the target's. One slot for both, seeded from the edge (which speaks
+    for the target over what its owner says: a manual computation's in_shardings are
+    only sunk from the edges later); written back to the edge and, as everywhere, to
+    the target's owner."""
+    slot = g.slot(op.operands[0])
+    g.alias([op.results[0]], slot)
+    if "sharding" in op.attributes and slot >= 0:
+        g.shardings[slot] = g.intern(g.codec.decode(op.attributes["sharding"], op.location,
+                                                    g.shapes[slot]))
+    g.writers.append(lambda w: write_sharding_attr(w, op, slot))
+
+
 def _build_group(g: Graph, op: ir.Operation) -> None:
     g.slot(op.operands[0])  # already aliased with the other members
 
@@ -492,7 +508,18 @@ def _build_manual(g: Graph, op: ir.Operation) -> None:
     for value, slot in zip(_region_terminator_operands(op.regions[0]), results):
         # Tensor 1 (the result) is read through the view: the edge works in local terms.
         _identity_edge(g, op, [g.slot(value)], slot, "manual_edge", views={1: manual})
-    g.writers.append(lambda w: write_manual(w, op, in_slots, results, manual))
+    # Where the input has sdy.data_flow_edges (Shardy's import), they hold the shardings
+    # of the body arguments and results, and in/out_shardings stay as given until they
+    # are sunk (partition/regions.sink_data_flow_edges), as in Shardy.
+    kept_in = [i for i, arg in enumerate(body.arguments) if _has_edge(arg)]
+    kept_out = [i for i, result in enumerate(op.results) if _has_edge(result)]
+    in_written = [-1 if i in kept_in else s for i, s in enumerate(in_slots)]
+    out_written = [-1 if i in kept_out else s for i, s in enumerate(results)]
+    g.writers.append(lambda w: write_manual(w, op, in_written, out_written, manual))
+
+
+def _has_edge(value: ir.Value) -> bool:
+    return any(use.owner.name == "sdy.data_flow_edge" for use in value.uses)
 
 
 def _build_sdy_collective(g: Graph, op: ir.Operation) -> None:
@@ -523,6 +550,7 @@ _STRUCTURAL_BY_KIND: dict[str, Callable[[Graph, ir.Operation], None]] = {
     RESHARD: _build_reshard,
     PROPAGATION_BARRIER: _build_barrier,
     GROUP: _build_group,
+    EDGE: _build_data_flow_edge,
     NAMED: _build_named,
     MANUAL: _build_manual,
 }

@@ -139,11 +139,19 @@ class Graph:
             self.value_slot[value] = slot
 
     def seed(self, slot: int, sharding: TensorSharding, loc) -> None:
-        """Give a slot its user sharding; a second, different one is an error."""
+        """Give a slot its user sharding; a second, different one is an error, unless
+        one of the two says nothing (open and empty everywhere: it takes the other, as
+        Shardy's sharding-group sync does; real conflicts in groups were settled before,
+        see groups.py)."""
         if slot < 0:
             return
         old = self.shardings[slot]
         if old is not None and old != sharding:
+            if _says_nothing(sharding):
+                return
+            if _says_nothing(old):
+                self.shardings[slot] = self.intern(sharding)
+                return
             raise ShardpyError(
                 f"values that must share one sharding have different shardings: {old} and "
                 f"{sharding}", loc)
@@ -182,6 +190,11 @@ class Graph:
         return self._producers
 
 
+def _says_nothing(sharding: TensorSharding) -> bool:
+    return not sharding.unreduced and not sharding.replicated and all(
+        not d.axes and not d.closed for d in sharding.dims)
+
+
 def strip_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding:
     """The sharding without the named (manual) axes."""
     if not axes:
@@ -194,29 +207,24 @@ def strip_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding
                           sharding.mesh_name)
 
 
-def add_axes_back(local: TensorSharding, old_global: TensorSharding | None,
-                  axes: frozenset[str]) -> TensorSharding:
-    """A local (view) sharding with the manual axes of `old_global` put back (major-most)."""
-    if old_global is None:
-        return local
-    dims = []
-    for local_dim, old_dim in zip(local.dims, old_global.dims):
-        manual = tuple(a for a in old_dim.axes if a.name in axes)
-        dims.append(DimSharding(manual + local_dim.axes, local_dim.closed, local_dim.priority))
-    return TensorSharding(old_global.mesh, tuple(dims), old_global.replicated,
-                          old_global.unreduced, old_global.mesh_name)
-
-
 def common_mesh(shardings: list) -> TensorSharding | None:
     """A sharding whose mesh all given shardings share, or None (no sharding at all, or
-    different meshes: nothing flows between meshes)."""
+    different meshes: nothing flows between meshes; or a maximal mesh: a value on one
+    device gives its layout to nothing, as in Shardy).
+
+    As in Shardy, meshes are the same when their axes and device orders are (whatever
+    their names: the first one found names the mesh of values that had none), and a
+    sharding on the empty mesh (`<[]>`, no axes) fits any mesh: its value takes the
+    op's mesh when propagation reaches it (factors.unproject)."""
     found = None
     for s in shardings:
-        if s is None:
+        if s is None or s.mesh.is_empty:
             continue
         if found is None:
             found = s
-        elif s.mesh_name != found.mesh_name or s.mesh != found.mesh:
+        elif s.mesh is not found.mesh and s.mesh != found.mesh:
             return None
+    if found is not None and found.mesh.is_maximal:
+        return None
     return found
 

@@ -110,7 +110,8 @@ def split_constants(module: ir.Operation,
                     candidates: list[tuple[ir.Operation, str]] | None = None) -> bool:
     """Give every use of a constant expression its own copy (Shardy's
     constant-or-scalar splitter): constants, iotas, and broadcasts/reshapes/converts/
-    transposes of constant expressions or of scalars. True if it copied any.
+    transposes of constant expressions or of scalars. Scalars themselves are shared:
+    their one layout is replicated. True if it copied any.
 
     `candidates`: the module's constant sources and shapers as Prescan finds them."""
     if candidates is None:
@@ -118,7 +119,7 @@ def split_constants(module: ir.Operation,
     ordered = list(_constant_like(candidates, set()))
     copied = False
     for op, value in reversed(ordered):  # users first: their copies become uses of the
-        if SHARDING_ATTR in op.attributes:  # producers
+        if SHARDING_ATTR in op.attributes or _rank0(value):  # producers
             continue
         uses = iter(value.uses)
         next(uses, None)  # the first use keeps the original
@@ -128,6 +129,12 @@ def split_constants(module: ir.Operation,
             owner.operands[index] = clone.results[0]
             copied = True
     return copied
+
+
+def _rank0(value: ir.Value) -> bool:
+    """A scalar has one layout only (replicated): its uses need no copies of their own."""
+    value_type = value.type
+    return isinstance(value_type, ir.RankedTensorType) and value_type.rank == 0
 
 
 def _constant_like(candidates: list[tuple[ir.Operation, str]], constant_values: set
@@ -168,6 +175,8 @@ def constants_shared(g: Graph, nested: list[tuple[ir.Operation, str]]) -> bool |
         found += [(op, value) for op, value in _constant_like(nested, constant_values)
                   if SHARDING_ATTR not in op.attributes]
     for op, value in found:
+        if _rank0(value):
+            continue
         uses = iter(value.uses)
         next(uses, None)
         if next(uses, None) is not None:

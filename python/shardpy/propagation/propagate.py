@@ -1,16 +1,20 @@
 """shardpy-propagate's algorithm: every value of a module gets a sharding, with the
 conflict-resolution hierarchy Shardy documents.
 
-propagate_module, step by step:
-  1. drop maximal shardings (maximal.py);
+propagate_module, step by step (Shardy's import's, then its propagation's):
+  1. (maximal shardings stay: values on a maximal mesh take no part; see
+     graph.common_mesh);
   2. prescan (prescan.py): flatten the call graph, so every call site has its own
-     callee, and split constants, so every use of a constant expression has its own copy;
+     callee; give sharding groups whose members conflict open constraints (groups.py);
+     and split constants, so every use of a constant expression has its own copy;
   3. build the graph (build.py, graph.py): slots (values that share one sharding) and
      nodes (ops with a sharding rule, identity edges for data flow);
   4. propagate: a worklist runs the factor strategies (strategies.py) on nodes until nothing changes,
      level by level of the hierarchy
-         user priorities (p0, p1, ...)  >  op priorities (pass-through ops, then all ops
-         with pass-through factors, broadcasts only backwards, then everything)  >
+         user priorities (p0, p1, ...)  >  op priorities (Shardy's schedule: pass-through
+         ops none of whose operands has other uses, then all pass-through ops, then all
+         ops along pass-through factors with broadcasts only backwards, then all ops
+         with broadcasts only backwards, then everything)  >
          aggressive (conflicts between factors resolved)  >  basic (only what all
          tensors agree on)
      (Propagator, below; the per-op step is strategies.py);
@@ -34,14 +38,19 @@ from ..ir.diagnostics import warning
 from ..sharding.factors import Direction, project, unproject
 from ..sharding.model import DimSharding, TensorSharding
 from ..sharding.op_rule import RuleTable
+from ..sharding.state import add_axes_back
 from .build import build_graph
-from .graph import Graph, Node, add_axes_back, common_mesh, identity_rule, strip_axes
-from .maximal import drop_maximal_shardings
+from .groups import reconcile_sharding_groups
+from .graph import Graph, Node, common_mesh, identity_rule, strip_axes
 from .prescan import Prescan, constants_shared, flatten_call_graph, split_constants
-from .speed import _IDLE_AT_LEVEL_0, LEVEL_FREE, NodeMasks, cyclic_gc_paused
+from .speed import LEVEL_FREE, NodeMasks, cyclic_gc_paused
 from .strategies import STRATEGIES
 from .unreduced import infer_unreduced
 from .write_back import write_back
+
+
+# Shardy's op-priority schedule: see Propagator._unblocked_direction_fn.
+OP_PRIORITY_LEVELS = 5
 
 
 class Strategy(enum.Enum):
@@ -70,11 +79,12 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
                       warn_missing_rules: bool, ruleless_by_design: frozenset[str]
                       ) -> Propagator:
     """The steps of the module docstring, 1 to 6."""
-    drop_maximal_shardings(module)
     # 2. Prescan, flatten the call graph and, with sharding groups, split constants.
     scan = Prescan(module, record_ops=True)
     if flatten_call_graph(module, scan.calls):
         scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
+    if scan.groups and reconcile_sharding_groups(module, scan.groups):
+        scan = Prescan(module, record_ops=True)  # the groups hold new constraints
     if scan.groups and split_constants(module, scan.constants):
         scan = Prescan(module, record_ops=True)  # the copies are ops to build too
     # 3. Build the graph.
@@ -152,7 +162,7 @@ class Propagator:
 
     def _run_op_priorities(self) -> None:
         self._settled = None  # shardings were just set from outside the worklist
-        for level in range(3):
+        for level in range(OP_PRIORITY_LEVELS):
             self._run_level(level)
 
     def _run_level(self, level: int | None) -> None:
@@ -170,7 +180,8 @@ class Propagator:
         n = len(nodes)
         masks = self._masks
         if masks is None or len(masks.plain) != n:
-            masks = self._masks = NodeMasks(nodes, g.irregular)
+            masks = self._masks = NodeMasks(
+                nodes, g.irregular, self._shared_operands() if level is not None else None)
         if self._settled is None or len(self._settled) != n:
             self._settled = bytearray(n)
         settled, level_free, plain = self._settled, masks.level_free, masks.plain
@@ -178,9 +189,9 @@ class Propagator:
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
         # Nodes whose visit is known to change nothing are left out (see first_visits).
         start = masks.first_visits(settled, level)  # (bytes of 0 or 1)
-        # At level 0 only pass-through (and forward-only) ops move anything: the others
-        # are skipped when popped (and not pushed to begin with).
-        idle = _IDLE_AT_LEVEL_0 if level == 0 else ()
+        # At level 0 only pass-through (and forward-only) ops with unshared operands move
+        # anything: the others are skipped when popped (and not pushed to begin with).
+        idle = masks.idle0 if level == 0 else None
         queued = list(start)
         stack = list(compress(range(n - 1, -1, -1), reversed(start)))
         pop, push = stack.pop, stack.append
@@ -189,9 +200,9 @@ class Propagator:
         while stack:
             index = pop()
             queued[index] = False
-            node = nodes[index]
-            if node.category in idle:
+            if idle is not None and idle[index]:
                 continue
+            node = nodes[index]
             if not plain[index]:
                 changed = self._visit(node, level)
             else:  # _visit, inline: the hot loop of propagation
@@ -233,6 +244,29 @@ class Propagator:
                         push(other)
         self.steps += steps
 
+    def _shared_operands(self) -> bytes:
+        """Per node, 1 for a pass-through or forward-only op with an operand (not a
+        scalar) that has other uses: Shardy's op-priority schedule defers those to its
+        second level, since moving a sharding into (or out of) such an op would fight
+        the operand's other uses. Uses are counted over the graph: op and edge operands
+        and values returned from functions. Data-flow edges themselves are not deferred
+        (Shardy's edge ops own their one operand)."""
+        g = self.g
+        uses = [0] * len(g.shardings)
+        for node in g.nodes:
+            for slot in node.operands:
+                if slot >= 0:
+                    uses[slot] += 1
+        for link in g.func_links:
+            if link.returned >= 0:
+                uses[link.returned] += 1
+        shapes = g.shapes
+        return bytes(
+            node.op is not None and node.category in ("pass_through", "forward")
+            and not node.name.endswith("edge")
+            and any(slot >= 0 and uses[slot] > 1 and shapes[slot] for slot in node.operands)
+            for node in g.nodes)
+
     def _unsettle(self, slots: Iterable[int]) -> None:
         """Slots changed outside the worklist: their nodes must be visited again."""
         settled = self._settled
@@ -256,19 +290,21 @@ class Propagator:
             return lambda f: node.allowed
         if level is None:
             return lambda f: Direction.BOTH
+        # Levels 0 and 1 differ only in which nodes run (NodeMasks.idle0).
         base = {"pass_through": Direction.BOTH, "forward": Direction.FORWARD}.get(
             node.category, Direction.NONE)
-        if level == 0:
+        if level <= 1:
             return lambda f: base
-        if level == 1:
-            backward_only = node.category == "broadcast"
-
+        backward_only = node.category == "broadcast"
+        if level == 2:
             def direction(f: int) -> Direction:
                 if not node.pass_through[f]:
                     return base
                 return base | (Direction.BACKWARD if backward_only else Direction.BOTH)
 
             return direction
+        if level == 3 and backward_only:
+            return lambda f: Direction.BACKWARD
         return lambda f: Direction.BOTH
 
     def _visit(self, node: Node, level: int | None) -> list[int]:

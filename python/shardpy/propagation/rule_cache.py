@@ -23,6 +23,7 @@ from .strategies import pass_through_factors
 # the ops that propagate only forwards.
 PASS_THROUGH_OPS = ops_with(lambda e: e.pass_through)
 FORWARD_ONLY_OPS = ops_with(lambda e: e.forward_only)
+ELEMENTWISE_OPS = ops_with(lambda e: e.elementwise)
 
 
 # How build._build_block treats an op, by name (build.op_kind).
@@ -101,6 +102,9 @@ class RuleCache:
         category = ("pass_through" if pointwise or name in PASS_THROUGH_OPS
                     else "forward" if name in FORWARD_ONLY_OPS
                     else "broadcast" if name == "stablehlo.broadcast_in_dim" else "other")
-        fragment = Fragment(rule, category, pointwise, pass_through)
+        # (an op with a pointwise rule is not elementwise by that alone: a custom_call's
+        # identity rule, an all_reduce's)
+        fragment = Fragment(rule, category, pointwise and name in ELEMENTWISE_OPS,
+                            pass_through)
         fragment.key = self.node_keys.setdefault(fragment.key, len(self.node_keys))
         return fragment

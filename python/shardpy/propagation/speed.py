@@ -40,7 +40,8 @@ def cyclic_gc_paused() -> Iterator[None]:
 # factors both ways, or as a propagation barrier allows): one memo entry serves every
 # level, and a settled such node need not be visited again at the next level.
 LEVEL_FREE = frozenset({"pass_through", "barrier"})
-# Categories that move nothing at level 0 (only pass-through and forward-only ops do).
+# Categories that move nothing at level 0 (only pass-through and forward-only ops do,
+# and of those only the ones no operand of which is shared: NodeMasks' `shared`).
 _IDLE_AT_LEVEL_0 = ("other", "broadcast")
 
 
@@ -49,7 +50,9 @@ class NodeMasks:
     worklist, so that the start of each level combines them with one bitwise operation
     on ints (byte i of the big-endian bytes is node i) instead of one test per node."""
 
-    def __init__(self, nodes: list, irregular: list[int]):
+    def __init__(self, nodes: list, irregular: list[int], shared: bytes | None = None):
+        """`shared`: per node, 1 where an operand with several uses defers it to level 1
+        (Propagator._shared_operands); None: no node is deferred."""
         n = len(nodes)
         # (map over C functions: no Python frame per node)
         categories = list(map(attrgetter("category"), nodes))
@@ -60,8 +63,11 @@ class NodeMasks:
         self.plain = bytes(plain)  # no views, every slot a tensor: visited inline
         self._level_free_bits = int.from_bytes(self.level_free, "big")
         self._inert_bits = int.from_bytes(bytes(map(attrgetter("inert"), nodes)), "big")
-        self._idle0_bits = int.from_bytes(
-            bytes(map(_IDLE_AT_LEVEL_0.__contains__, categories)), "big")
+        idle0 = bytes(map(_IDLE_AT_LEVEL_0.__contains__, categories))
+        if shared is not None:
+            idle0 = bytes(a | b for a, b in zip(idle0, shared))
+        self.idle0 = idle0  # per node: moves nothing at level 0
+        self._idle0_bits = int.from_bytes(idle0, "big")
         self._ones_bits = int.from_bytes(b"\x01" * n, "big")  # every node
 
     def first_visits(self, settled: bytearray, level: int | None) -> bytes:

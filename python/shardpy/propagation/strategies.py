@@ -189,7 +189,12 @@ def propagate_aggressive(tensors: list[TensorFactors], num_operands: int, rule: 
             if wanted and aa.prefix_status(tuple(wanted), fs.axes, sizes) != "none" \
                     and tensor_size > source[f][0]:
                 source[f] = (tensor_size, index)
-    order = sorted(range(len(sizes_of)), key=lambda f: (-source[f][0], source[f][1], f))
+    # Larger source tensor first; for elementwise ops the more sharded factor next (the
+    # conflict then keeps the most devices busy); then lower source index, lower factor.
+    sharded = ([aa.axes_size(axes_per_factor[f], sizes) for f in range(len(sizes_of))]
+               if elementwise else [0] * len(sizes_of))
+    order = sorted(range(len(sizes_of)),
+                   key=lambda f: (-source[f][0], -sharded[f], source[f][1], f))
 
     def propagated(f: int, t: TensorFactors) -> list:
         fs = t.factors.get(f)

@@ -123,8 +123,9 @@ def _rest(axes, index: int, left, sizes) -> list[AxisRef]:
 def unproject(tensor: TensorFactors, mapping, factor_sizes: Sequence[int],
               old: TensorSharding | None, template: TensorSharding,
               sizes: aa.Sizes) -> TensorSharding:
-    """Dimension shardings from factor shardings; replicated/unreduced kept from `old`,
-    mesh from `template` (the op's common mesh)."""
+    """Dimension shardings from factor shardings; mesh, replicated and unreduced axes
+    kept from `old`, else (no sharding yet, or one on the empty mesh) the mesh from
+    `template` (the op's common mesh)."""
     dims = []
     for dim_factors in mapping:
         closed = False
@@ -149,7 +150,7 @@ def unproject(tensor: TensorFactors, mapping, factor_sizes: Sequence[int],
             if aa.axes_size(fs.axes, sizes) < factor_sizes[f]:
                 break  # later factors would need a strided view
         dims.append(DimSharding(tuple(axes), closed))
-    if old is not None:
+    if old is not None and not old.mesh.is_empty:
         return TensorSharding(old.mesh, tuple(dims), old.replicated, old.unreduced,
                               old.mesh_name)
     return TensorSharding(template.mesh, tuple(dims), (), (), template.mesh_name)

@@ -117,8 +117,11 @@ class ShardingCodec:
         attr = self._encoded.get(sharding)
         if attr is None:
             mesh = sharding.mesh_name if sharding.mesh_name else encode_mesh(sharding.mesh)
-            dims = [sdy.DimensionShardingAttr.get([encode_axis(a) for a in d.axes], d.closed,
-                                                  d.priority) for d in sharding.dims]
+            # (a maximal sharding is written `<@maximal_mesh, []>`, whatever the rank: the
+            # verifier allows nothing else)
+            dims = [] if sharding.mesh.is_maximal else [
+                sdy.DimensionShardingAttr.get([encode_axis(a) for a in d.axes], d.closed,
+                                              d.priority) for d in sharding.dims]
             attr = sdy.TensorShardingAttr.get(
                 mesh, dims, [encode_axis(a) for a in sharding.replicated],
                 [encode_axis(a) for a in sharding.unreduced])

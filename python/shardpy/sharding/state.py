@@ -46,6 +46,19 @@ def without_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorShardi
                           sharding.mesh_name)
 
 
+def add_axes_back(local: TensorSharding, old_global: TensorSharding | None,
+                  axes: frozenset[str]) -> TensorSharding:
+    """A local (view) sharding with the manual axes of `old_global` put back (major-most)."""
+    if old_global is None:
+        return local
+    dims = []
+    for local_dim, old_dim in zip(local.dims, old_global.dims):
+        manual = tuple(a for a in old_dim.axes if a.name in axes)
+        dims.append(DimSharding(manual + local_dim.axes, local_dim.closed, local_dim.priority))
+    return TensorSharding(old_global.mesh, tuple(dims), old_global.replicated,
+                          old_global.unreduced, old_global.mesh_name)
+
+
 class ShardingState:
     """Shardings of a module's values, decoded once, cached per value."""
 

@@ -36,6 +36,7 @@ _OLD_PROPAGATE_HANDLERS = {  # propagation/build.py's _STRUCTURAL: op -> handler
     "sdy.reshard": "_build_reshard", "sdy.propagation_barrier": "_build_barrier",
     "sdy.sharding_group": "_build_group", "sdy.named_computation": "_build_named",
     "sdy.manual_computation": "_build_manual",
+    "sdy.data_flow_edge": "_build_data_flow_edge",  # added since (issue 16)
 }
 _OLD_INSERT_RESHARDS_HANDLERS = {  # partition/regions.py's _STRUCTURAL_HANDLERS
     "func.return": "_func_return", "stablehlo.return": "_region_return",
@@ -51,6 +52,7 @@ STRUCTURAL_OPS = frozenset({  # propagation/build.py (unused there)
     "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier",
     "sdy.manual_computation", "sdy.named_computation", "sdy.sharding_constraint",
     "sdy.reshard", "sdy.sharding_group", "sdy.propagation_barrier", "sdy.mesh",
+    "sdy.data_flow_edge",  # added since (issue 16)
 })
 CONSTANT_SOURCES = frozenset({"stablehlo.constant", "stablehlo.iota"})
 CONSTANT_SHAPERS = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape",

@@ -77,8 +77,16 @@ def _native_top_k_keeps_whole_dim(op, ours: OpRule) -> OpRule:
                   ours.blocked - {factor}, ours.is_custom)
 
 
+def _native_has_no_rule_for_empty_reshape(op, ours: OpRule) -> OpRule | None:
+    """Native gives the reshape of an empty tensor no rule (and, unlike other ops
+    without one, no warning); ours keeps every dim whole (need-replication): the same
+    effect, and shardpy warns only about ops it cannot shard."""
+    return None if 0 in tuple(op.operands[0].type.shape) else ours
+
+
 DIFFERENCES = {
     **dict.fromkeys(CHLO_ELEMENTWISE + ("chlo.top_k",), _native_has_no_chlo_rules),
+    "stablehlo.reshape": _native_has_no_rule_for_empty_reshape,
     "stablehlo.pad": _native_pad_ignores_shifts,
     "stablehlo.select_and_scatter": _native_source_windows_whole,
     "stablehlo.custom_call": _native_top_k_keeps_whole_dim,

@@ -213,7 +213,7 @@ ROUND_TRIP = [
     '#sdy.sharding<@big, [{"y":(2)2, "x"}, {"z", ?}p2], replicated={"y":(1)2}>',
     '#sdy.sharding<mesh<["a"=4], device_ids=[3, 2, 1, 0]>, [{"a"}]>',
     '#sdy.sharding<mesh<["a"=2, "b"=3]>, [{"b"}, {"a", ?}]>',
-    '#sdy.sharding<mesh<[], device_ids=[3]>, [{}, {}]>',
+    '#sdy.sharding<mesh<[], device_ids=[3]>, []>',  # (maximal: no dims, whatever the rank)
     '#sdy.sharding<mesh<[]>, [{}]>',
     '#sdy.sharding<mesh<[]>, []>',
 ]

@@ -1,10 +1,12 @@
 """Maximal shardings (`<@maximal_mesh_k, []>`, GSPMD's `{maximal device=k}`): the whole
 value on device k only.
 
-shardpy computes such values on every device instead (replicated): the numbers are the
-same, only the placement differs, and every device that needs the value has it. The
-sharding is dropped before propagation, with one warning per function, so the value
-is treated as unannotated (a func result with none is returned whole).
+Propagation keeps such shardings as Shardy does: nothing moves between a maximal mesh
+and any other, so they neither spread nor take other shardings. The partitioner then
+computes such values on every device (replicated): the numbers are the same, only the
+placement differs, and every device that needs the value has it. The first partition
+pass (shardpy-choose-shardings or shardpy-insert-reshards) drops the shardings, with one
+warning per function, so the value is replicated (a func result is returned whole).
 
 The numbers are the same only if every device computes what device k would. The one
 value that differs between devices in a global program is `partition_id`: an op placed
