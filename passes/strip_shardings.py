@@ -31,6 +31,7 @@ from jaxlib.mlir import ir
 from shardpy.ir.diagnostics import ShardpyError
 from shardpy.ir.utils import (collect_ops, erase_op_forwarding_operands,
                               filter_signature_attrs, inline_region_before)
+from shardpy.ops.collectives import cross_partition
 from shardpy.pass_registry import register_pass
 
 # Ops whose results equal their first operand in the global (unpartitioned) view.
@@ -43,6 +44,10 @@ LAYOUT_ONLY_OPS = frozenset({
 ERASED_OPS = frozenset({"sdy.mesh", "sdy.sharding_group"})
 GSPMD_LAYOUT_TARGETS = frozenset({"Sharding"})
 GSPMD_MANUAL_TARGETS = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
+STABLEHLO_COLLECTIVES = frozenset({
+    "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
+    "stablehlo.all_to_all", "stablehlo.collective_permute",
+    "stablehlo.collective_broadcast"})
 MODULE_PARTITION_ATTRS = ("mhlo.num_partitions", "mhlo.num_replicas")
 
 
@@ -51,9 +56,12 @@ def is_sharding_attr(name: str) -> bool:
 
 
 def has_per_device_code(module: ir.Operation) -> bool:
-    """Does `module` hold manual computations (per-device code without a global form)?"""
+    """Does `module` hold per-device code without a global form: manual computations,
+    or collectives across partitions (their groups name devices)?"""
     return any(op.name == "sdy.manual_computation" or custom_call_target(op)
-               in GSPMD_MANUAL_TARGETS for op in collect_ops(module))
+               in GSPMD_MANUAL_TARGETS or (op.name in STABLEHLO_COLLECTIVES
+                                          and cross_partition(op))
+               for op in collect_ops(module))
 
 
 def custom_call_target(op: ir.Operation) -> str | None:

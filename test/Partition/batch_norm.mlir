@@ -1,17 +1,23 @@
 // batch_norm_training, batch_norm_inference and batch_norm_grad (what PyTorch/XLA lowers
-// BatchNorm and LayerNorm to) have rules (issue 16; before, none: computed replicated).
-// The feature dim (feature_index = 1, sharded on "x") passes through to scale, offset
-// and the statistics; training and grad need the other dims whole (their statistics
-// reduce over them: the batch, sharded on "y", is gathered first), inference keeps every
-// dim sharded. Batch-dim sharding of training and grad (statistics summed across
-// shards) is not done yet: see python/shardpy/ops/batch_norm.py.
+// BatchNorm and LayerNorm to), with the batch sharded on "y" and the features
+// (feature_index = 1) on "x". Inference keeps every dim sharded as it stands. Training
+// and grad are written out by shardpy-import as the reductions and elementwise math
+// they stand for (gspmd/batch_norm.py, as XLA's batch-norm expander does): each device
+// sums its rows and an all_reduce over "y" finishes the batch statistics, so nothing is
+// gathered (before: the batch was gathered whole first). Four all_reduces: sum and sum
+// of squares (training), sum of dy and of dy * (x - mean) (grad).
 //
 // RUN: shardpy-opt %s --shardpy-partition 2>&1 | FileCheck %s
 // CHECK-NOT: warning
-// CHECK: %[[X:.*]] = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0
-// CHECK: "stablehlo.batch_norm_training"(%[[X]], %arg1, %arg2) {{.*}} : (tensor<8x4x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<8x4x6xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NOT: all_gather
+// CHECK: call @shardpy_batch_norm_training_0(%arg0, %arg1, %arg2) : (tensor<4x4x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4x4x6xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK: "stablehlo.batch_norm_inference"(%arg0, %arg1, %arg2, {{.*}}) {{.*}} : (tensor<4x4x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4x4x6xf32>
-// CHECK: "stablehlo.batch_norm_grad"({{.*}}) {{.*}} -> (tensor<8x4x6xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: call @shardpy_batch_norm_grad_0({{.*}}) : (tensor<4x4x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4x4x6xf32>) -> (tensor<4x4x6xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-LABEL: func.func private @shardpy_batch_norm_training_0(
+// CHECK-COUNT-2: "stablehlo.all_reduce"({{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3], [4, 5], [6, 7]]>
+// CHECK-LABEL: func.func private @shardpy_batch_norm_grad_0(
+// CHECK-COUNT-2: "stablehlo.all_reduce"({{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3], [4, 5], [6, 7]]>
+// CHECK-NOT: all_gather
 //
 // RUN: shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: warning

@@ -38,6 +38,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 import gradients
+import batch_norm
 import maximal
 import second_mesh
 
@@ -174,11 +175,19 @@ class Features:
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
     # not draw it stay the same).
     maximal: bool = True
+    # batch_norm_training / _grad / _inference over a feature dim of a pool value, scale
+    # and offset new @main arguments: batch_norm.py (its own RNG: programs that do not
+    # draw it stay the same).
+    batch_norm: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,
     # all_to_alls around sorts, masked and split shards) stay drawn at fuzz sizes.
     bytes_ranked: bool = True
+    # Not a program feature: 1 seed in 5 (seed % 5 == 4) gets Shardy's sdy.data_flow_edge
+    # ops (native sdy-add-data-flow-edges) before shardpy-partition, as modules carry them
+    # after Shardy's import: propagation reads and writes them, the partitioner sinks them.
+    data_flow_edges: bool = True
     # The richer forms of the windowed ops' emitters, drawn half the time (see
     # FuncBuilder.rich_form): pad with interior 2 and low/high from -3 to 5, slices of
     # stride 3, rolls (a concatenate of two slices of one value), pooling windows with
@@ -1131,6 +1140,8 @@ class Generator:
             guard += 1
         if self.features.gradients:
             gradients.add(main, self.seed)
+        if self.features.batch_norm:
+            batch_norm.add(main, self.seed)
         placed = self.features.maximal and maximal.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []

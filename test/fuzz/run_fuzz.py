@@ -52,6 +52,8 @@ MAX_DEVICES = 30  # the largest mesh the generator draws (generate.ODD_MESHES)
 RTOL, ATOL = 1e-4, 1e-5
 DEFAULT_FAILURES = HERE / "failures"
 PIPELINE = "builtin.module(shardpy-partition)"
+# Features.data_flow_edges: the module as Shardy's import leaves it, edges and all.
+EDGES_PIPELINE = "builtin.module(sdy-add-data-flow-edges,shardpy-partition)"
 BYTES_RANKED_PROFILE = HERE.parent / "Inputs" / "bytes_only_profile.json"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
@@ -108,6 +110,8 @@ class Runner:
         self.features = features or generate.Features()
         self.context = make_context()
         self.pipeline = Pipeline(PIPELINE, self.context)
+        self.edges_pipeline = Pipeline(EDGES_PIPELINE, self.context)
+        self._pipeline = self.pipeline  # the one run_text uses
         self._executor = None
 
     @property
@@ -128,9 +132,12 @@ class Runner:
         saved = os.environ.get("SHARDPY_COST_PROFILE")
         if bytes_ranked:
             os.environ["SHARDPY_COST_PROFILE"] = str(BYTES_RANKED_PROFILE)
+        if data_flow_edges_seed(seed, self.features):
+            self._pipeline = self.edges_pipeline
         try:
             outcome = self.run_text(program.text, seed, widened)
         finally:
+            self._pipeline = self.pipeline
             if bytes_ranked:
                 if saved is None:
                     os.environ.pop("SHARDPY_COST_PROFILE", None)
@@ -172,7 +179,7 @@ class Runner:
             inputs = arrays.random_inputs([v.type for v in sig.args], 0)
             reference = op.clone()
             try:
-                ok = self.pipeline.run(module, engine)
+                ok = self._pipeline.run(module, engine)
             except Exception as err:  # noqa: BLE001
                 return Outcome(seed, "partition-error",
                                f"internal error: {type(err).__name__}: {err}\n"
@@ -362,6 +369,11 @@ def bytes_ranked_seed(seed: int, features: generate.Features) -> bool:
     return features.bytes_ranked and seed % 3 == 2
 
 
+def data_flow_edges_seed(seed: int, features: generate.Features) -> bool:
+    """Whether `seed` gets Shardy's data-flow edges first (Features.data_flow_edges)."""
+    return features.data_flow_edges and seed % 5 == 4
+
+
 def save_failure(outcome: Outcome, directory: Path, features: generate.Features) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"seed_{outcome.seed}.mlir"
@@ -370,7 +382,9 @@ def save_failure(outcome: Outcome, directory: Path, features: generate.Features)
     header += ["// " + line for line in outcome.detail.splitlines()[:30]]
     env = (f"SHARDPY_COST_PROFILE={BYTES_RANKED_PROFILE} "
            if bytes_ranked_seed(outcome.seed, features) else "")
-    header.append(f"// reproduce: {env}shardpy-run {path} --check")
+    edges = (f" --pass-pipeline='{EDGES_PIPELINE}'"
+             if data_flow_edges_seed(outcome.seed, features) else "")
+    header.append(f"// reproduce: {env}shardpy-run {path} --check{edges}")
     path.write_text("\n".join(header) + "\n" + program.text)
     return path
 

@@ -24,6 +24,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..ir.diagnostics import ShardpyError
+from .batch_norm import EXPANDED, expand_batch_norms
 from .codec import GspmdSharding, MeshPlan, Tiling, parse_gspmd
 from .manual import (FULL_TO_SHARD, SHARD_TO_FULL, SHARDING_TARGET, Site, build_manual,
                            call_target, value_rank)
@@ -49,6 +50,7 @@ class GspmdImporter:
         self.plan: MeshPlan | None = None
         self.codec = ShardingCodec({})
         self.lifter = MeshLifter(module)
+        self.batch_norms: list[ir.Operation] = []  # written out last (batch_norm.py)
 
     # -- collecting -----------------------------------------------------------------
     def _parse(self, text: str, ranks: tuple[int, ...], loc: ir.Location) -> list[Tiling]:
@@ -70,19 +72,23 @@ class GspmdImporter:
         """
         found: list[ir.Operation] = []
         tupled: list[ir.Operation] = []
+        batch_norms = self.batch_norms
         lifter = self.lifter
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             attrs = op.attributes
-            if op.name == "stablehlo.custom_call" and len(op.results) == 1 and \
+            name = op.name
+            if name == "stablehlo.custom_call" and len(op.results) == 1 and \
                     isinstance(op.results[0].type, ir.TupleType):
                 tupled.append(op)
+            elif name in EXPANDED:
+                batch_norms.append(op)
             if GSPMD_ATTR in attrs:
                 found.append(op)
             # inlined sdy meshes -> symbols, in the same walk (MeshLifter.visit inlined)
             if SDY_ATTR in attrs:
                 lifter.replace(op, attrs, SDY_ATTR)
-            elif op.name.startswith("sdy."):
+            elif name.startswith("sdy."):
                 lifter.visit_sdy_op(op, attrs)
             return ir.WalkResult.ADVANCE
 
@@ -131,6 +137,11 @@ class GspmdImporter:
 
     # -- running --------------------------------------------------------------------
     def run(self) -> None:
+        self._run()
+        if self.batch_norms:  # (their GSPMD shardings converted first, where they had any)
+            expand_batch_norms(self.module, self.batch_norms)
+
+    def _run(self) -> None:
         if not self.collect():
             return
         tilings = [t for site in self.sites for t in site.tilings]

@@ -30,6 +30,15 @@ def erase_op_forwarding_operands(op: ir.Operation) -> None:
     op.erase()
 
 
+def unique_symbol(base: str, taken: set[str]) -> str:
+    """`base_0`, `base_1`, ...: the first not in `taken` (which it is added to)."""
+    k = 0
+    while f"{base}_{k}" in taken:
+        k += 1
+    taken.add(f"{base}_{k}")
+    return f"{base}_{k}"
+
+
 def drop_data_flow_edges(root: ir.Operation) -> None:
     """Replace every sdy.data_flow_edge under `root` by its operand (Shardy's import,
     which XLA runs on what it compiles, makes its own)."""

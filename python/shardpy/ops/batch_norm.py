@@ -13,8 +13,10 @@ operand and its same-shaped values.
 DIFFERS FROM NATIVE: jaxlib's Shardy has the inference rule (the same as here) and none
 for training and grad (propagation stops there, and XLA computes them replicated).
 
-NOT YET: batch-dim sharding of training and grad (local sums, then an all_reduce of
-the statistics across the batch shards); today the batch is gathered first.
+With the batch sharded, the partition pipeline does not reach these rules for training
+and grad: shardpy-import writes them out first as reductions and elementwise math
+(gspmd/batch_norm.py), whose batch sums are finished across the batch shards by
+all_reduces. The rules serve shardpy-propagate on its own (and show-rules).
 
 before (x sharded on its feature dim, scale/offset on theirs):
     %y, %m, %v = "stablehlo.batch_norm_training"(%x, %s, %o) {feature_index = 1}

@@ -48,15 +48,60 @@ def all_to_all(op, b: RuleBuilder):
             b.factor(size, tensors, tensors)
 
 
+def cross_partition(op) -> bool:
+    """Does this stablehlo collective talk across partitions (a channel handle, or
+    global device ids), rather than across replicas only?"""
+    attrs = op.attributes
+    return "channel_handle" in attrs or "use_global_device_ids" in attrs
+
+
+def in_manual_code(op) -> bool:
+    """Is `op` inside an sdy.manual_computation (per-device code)?"""
+    parent = op.parent
+    while parent is not None:
+        if parent.name == "sdy.manual_computation":
+            return True
+        if parent.name == "func.func":
+            return False
+        parent = parent.parent
+    return False
+
+
+def _global_or(rule):
+    """The rule of a collective in manual code, where it works on each device's own
+    data. Outside manual code a cross-partition collective works on whole values, as in
+    XLA (which partitions a replicated one as is, each device contributing its whole
+    copy, and rejects a sharded one): every dim of every tensor stays whole, so the
+    partitioner gathers its operands and runs it unchanged on every device."""
+
+    def chosen(op, b: RuleBuilder):
+        if cross_partition(op) and not in_manual_code(op):
+            for i, shape in enumerate(b.operand_shapes):
+                for d, size in enumerate(shape):
+                    b.factor(size, operands={i: d}, kind=REPLICATE)
+            for i, shape in enumerate(b.result_shapes):
+                for d, size in enumerate(shape):
+                    b.factor(size, results={i: d}, kind=REPLICATE)
+            return None
+        return rule(op, b)
+
+    chosen.__name__ = chosen.__qualname__ = rule.__name__
+    return chosen
+
+
 FAMILIES = (
-    OpFamily(("stablehlo.all_gather",), rule=_gathering_collective("all_gather_dim"),
+    # (caching "ir": the rule asks whether the op is in manual code)
+    OpFamily(("stablehlo.all_gather",),
+             rule=_global_or(_gathering_collective("all_gather_dim")), caching="ir",
              channel=True),
-    OpFamily(("stablehlo.reduce_scatter",), rule=_gathering_collective("scatter_dimension"),
+    OpFamily(("stablehlo.reduce_scatter",),
+             rule=_global_or(_gathering_collective("scatter_dimension")), caching="ir",
              channel=True),
-    OpFamily(("stablehlo.all_to_all",), rule=all_to_all, channel=True),
+    OpFamily(("stablehlo.all_to_all",), rule=_global_or(all_to_all), caching="ir",
+             channel=True),
     # Collectives that keep the shape: each element stays where it is.
     OpFamily(("stablehlo.all_reduce", "stablehlo.collective_permute",
-              "stablehlo.collective_broadcast"), rule=elementwise, caching="shapes",
+              "stablehlo.collective_broadcast"), rule=_global_or(elementwise), caching="ir",
              channel=True),
     OpFamily(("stablehlo.cross-replica-sum",), rule=elementwise, caching="shapes"),
     # (their names and result attribute: sharding/state.py, which reads them)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from ..ir.diagnostics import ShardpyError
 from ..ir.utils import collect_ops, erase_op_forwarding_operands, inline_region_before
 from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETURN, GROUP,
                          INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
@@ -189,8 +190,38 @@ def _carried(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation) -> Non
 def _manual_computation(ctx: ExplicitReshards, op: ir.Operation,
                         func: ir.Operation) -> None:
     ins = sdy.TensorShardingPerValueAttr(op.attributes["in_shardings"]).shardings
-    for i, attr in enumerate(ins):
-        ctx.reshard_operand(op, i, ctx.state.codec.decode(attr, op.location))
+    shardings = [ctx.state.codec.decode(attr, op.location) for attr in ins]
+    for i, sharding in enumerate(shardings):
+        ctx.reshard_operand(op, i, sharding)
+    if shardings:
+        check_manual_collectives(op, shardings[0].mesh)
+
+
+def check_manual_collectives(op: ir.Operation, mesh) -> None:
+    """A collective in partially manual code (some mesh axes stay free) may only group
+    devices of one manual subgroup: devices that agree along every free axis. XLA's
+    partitioner rejects any other ("manual all-reduce across devices that belong to
+    different manual subgroups"), and so does shardpy, with the devices and the axis."""
+    free = [name for name in mesh.axis_names if name not in manual_axes(op)]
+    if not free:
+        return
+    for inner in collect_ops(op):
+        if not inner.name.startswith("stablehlo.") or "replica_groups" not in inner.attributes \
+                or "channel_handle" not in inner.attributes:
+            continue
+        groups = ir.DenseIntElementsAttr(inner.attributes["replica_groups"])
+        width = groups.type.shape[1] if groups.type.rank == 2 else 0
+        values = list(groups)
+        for start in range(0, len(values), max(width, 1)):
+            devices = [d for d in values[start:start + width] if d >= 0]
+            for device in devices[1:]:
+                for axis in free:
+                    if mesh.coordinates(device)[axis] != mesh.coordinates(devices[0])[axis]:
+                        raise ShardpyError(
+                            f"manual '{inner.name}' across devices that belong to different "
+                            f"manual subgroups: devices {devices[0]} and {device} of one "
+                            f"replica group differ along the free (non-manual) axis "
+                            f"\"{axis}\" (XLA's partitioner rejects it too)", inner.location)
 
 
 def _propagation_barrier(ctx: ExplicitReshards, op: ir.Operation,

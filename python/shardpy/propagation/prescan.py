@@ -17,7 +17,7 @@ from typing import Iterator
 
 from jaxlib.mlir import ir
 
-from ..ir.utils import collect_ops
+from ..ir.utils import collect_ops, unique_symbol
 from ..sharding.sdy_codec import SHARDING_ATTR
 from .build import CONSTANT_SHAPERS, CONSTANT_SOURCES, descended
 from .graph import Graph
@@ -220,11 +220,7 @@ def flatten_call_graph(module: ir.Operation, calls: list[ir.Operation] | None = 
         changed = True
         for op, callee in pending:
             original = funcs[callee]
-            k = 0
-            while f"{callee}_{k}" in names:
-                k += 1
-            new_name = f"{callee}_{k}"
-            names.add(new_name)
+            new_name = unique_symbol(callee, names)
             following = _next_op(block, original)
             clone = original.clone(ip=ir.InsertionPoint(following) if following is not None
                                    else ir.InsertionPoint(block))

@@ -16,10 +16,11 @@ import pytest
 from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import DiagnosticEngine
-from shardpy.ops.elementwise import CHLO_ELEMENTWISE
+from shardpy.ops.collectives import cross_partition, in_manual_code
+from shardpy.ops.elementwise import CHLO_ELEMENTWISE, elementwise
 from shardpy.ops.registry import RULES, WITHOUT_RULE, rule_for
 from shardpy.pipeline import Pipeline
-from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule
+from shardpy.sharding.op_rule import RULE_ATTR, FactorKind, OpRule, RuleBuilder
 
 ROOT = Path(__file__).resolve().parents[3]
 NATIVE = "builtin.module(sdy-populate-op-sharding-rules)"
@@ -84,9 +85,25 @@ def _native_has_no_rule_for_empty_reshape(op, ours: OpRule) -> OpRule | None:
     return None if 0 in tuple(op.operands[0].type.shape) else ours
 
 
+def _native_keeps_collectives_pointwise(op, ours: OpRule) -> OpRule:
+    """Native gives the shape-keeping collectives the pointwise rule wherever they are;
+    ours keeps every dim whole for a cross-partition one outside sdy.manual_computation
+    (it works on whole values there, as in XLA: test/Partition/
+    global_cross_partition_collectives.mlir). A GSPMD module before shardpy-import has
+    its manual regions as custom calls, so its collectives count as outside."""
+    if not cross_partition(op) or in_manual_code(op):
+        return ours
+    builder = RuleBuilder([tuple(v.type.shape) for v in op.operands],
+                          [tuple(r.type.shape) for r in op.results])
+    elementwise(op, builder)
+    return builder.build()
+
+
 DIFFERENCES = {
     **dict.fromkeys(CHLO_ELEMENTWISE + ("chlo.top_k",), _native_has_no_chlo_rules),
     "stablehlo.reshape": _native_has_no_rule_for_empty_reshape,
+    **dict.fromkeys(("stablehlo.all_reduce", "stablehlo.collective_permute",
+                     "stablehlo.collective_broadcast"), _native_keeps_collectives_pointwise),
     "stablehlo.pad": _native_pad_ignores_shifts,
     "stablehlo.select_and_scatter": _native_source_windows_whole,
     "stablehlo.custom_call": _native_top_k_keeps_whole_dim,
