@@ -39,6 +39,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
 from ops_issue6 import Issue6Ops
 import gradients
 import batch_norm
+import groups
 import maximal
 import second_mesh
 
@@ -179,6 +180,10 @@ class Features:
     # and offset new @main arguments: batch_norm.py (its own RNG: programs that do not
     # draw it stay the same).
     batch_norm: bool = True
+    # Two or three values of one type in a sharding group, often constrained to
+    # different shardings first: groups.py (its own RNG: programs that do not draw it
+    # stay the same).
+    groups: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,
@@ -1142,6 +1147,8 @@ class Generator:
             gradients.add(main, self.seed)
         if self.features.batch_norm:
             batch_norm.add(main, self.seed)
+        if self.features.groups:
+            groups.add(main, self.seed)
         placed = self.features.maximal and maximal.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
