@@ -31,7 +31,7 @@ from jaxlib.mlir import ir
 from shardpy.ir.diagnostics import ShardpyError
 from shardpy.ir.utils import (collect_ops, erase_op_forwarding_operands,
                               filter_signature_attrs, inline_region_before)
-from shardpy.ops.collectives import cross_partition
+from shardpy.ops.collectives import STABLEHLO_COLLECTIVES, cross_partition
 from shardpy.pass_registry import register_pass
 
 # Ops whose results equal their first operand in the global (unpartitioned) view.
@@ -44,10 +44,6 @@ LAYOUT_ONLY_OPS = frozenset({
 ERASED_OPS = frozenset({"sdy.mesh", "sdy.sharding_group"})
 GSPMD_LAYOUT_TARGETS = frozenset({"Sharding"})
 GSPMD_MANUAL_TARGETS = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
-STABLEHLO_COLLECTIVES = frozenset({
-    "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
-    "stablehlo.all_to_all", "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast"})
 MODULE_PARTITION_ATTRS = ("mhlo.num_partitions", "mhlo.num_replicas")
 
 

@@ -60,3 +60,18 @@ func.func @open_member(%arg0: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x1
   sdy.sharding_group %1 group_id = 5 : tensor<8x16xf32>
   return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// A member whose dims are all open but that names replicated axes says something ("y"
+// stays off it): it conflicts like any other sharding (before, the group sync let it
+// pass and the graph then reported two shardings for one slot as an error).
+// CHECK-LABEL: func.func @replicated_member(
+// CHECK-NEXT:    sdy.sharding_constraint %arg1 <@mesh, [{}, {"y"}]>
+// CHECK-NEXT:    sdy.sharding_constraint %arg0 <@mesh, [{}, {"y"}]>
+// expected-warning@+1 {{The initial operand shardings on the sharding groups of groupID: 7 do not match}}
+func.func @replicated_member(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}], replicated={"y"}>},
+                             %b: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x16xf32> {
+  sdy.sharding_group %a group_id = 7 : tensor<8x16xf32>
+  sdy.sharding_group %b group_id = 7 : tensor<8x16xf32>
+  %0 = stablehlo.add %a, %b : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

@@ -48,6 +48,13 @@ def all_to_all(op, b: RuleBuilder):
             b.factor(size, tensors, tensors)
 
 
+# The stablehlo collectives (their entries below).
+STABLEHLO_COLLECTIVES = frozenset({
+    "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
+    "stablehlo.all_reduce", "stablehlo.collective_permute",
+    "stablehlo.collective_broadcast"})
+
+
 def cross_partition(op) -> bool:
     """Does this stablehlo collective talk across partitions (a channel handle, or
     global device ids), rather than across replicas only?"""

@@ -22,6 +22,7 @@ from jaxlib.mlir.dialects import sdy
 
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import collect_ops, erase_op_forwarding_operands, inline_region_before
+from ..ops.collectives import STABLEHLO_COLLECTIVES, cross_partition
 from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETURN, GROUP,
                          INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
                          REGION_RETURN)
@@ -206,8 +207,8 @@ def check_manual_collectives(op: ir.Operation, mesh) -> None:
     if not free:
         return
     for inner in collect_ops(op):
-        if not inner.name.startswith("stablehlo.") or "replica_groups" not in inner.attributes \
-                or "channel_handle" not in inner.attributes:
+        if inner.name not in STABLEHLO_COLLECTIVES or "replica_groups" not in \
+                inner.attributes or not cross_partition(inner):
             continue
         groups = ir.DenseIntElementsAttr(inner.attributes["replica_groups"])
         width = groups.type.shape[1] if groups.type.rank == 2 else 0

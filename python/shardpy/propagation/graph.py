@@ -147,9 +147,9 @@ class Graph:
             return
         old = self.shardings[slot]
         if old is not None and old != sharding:
-            if _says_nothing(sharding):
+            if says_nothing(sharding):
                 return
-            if _says_nothing(old):
+            if says_nothing(old):
                 self.shardings[slot] = self.intern(sharding)
                 return
             raise ShardpyError(
@@ -190,7 +190,9 @@ class Graph:
         return self._producers
 
 
-def _says_nothing(sharding: TensorSharding) -> bool:
+def says_nothing(sharding: TensorSharding) -> bool:
+    """Open and empty on every dim, no replicated or unreduced axes: a sharding that
+    constrains nothing (Shardy's "fully open and replicated")."""
     return not sharding.unreduced and not sharding.replicated and all(
         not d.axes and not d.closed for d in sharding.dims)
 

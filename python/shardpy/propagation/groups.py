@@ -28,6 +28,7 @@ from jaxlib.mlir.dialects import sdy
 from ..ir.diagnostics import warning
 from ..sharding.model import DimSharding, TensorSharding
 from ..sharding.state import ShardingState
+from .graph import says_nothing
 
 
 def reconcile_sharding_groups(module: ir.Operation, group_ops: list[ir.Operation]) -> bool:
@@ -59,14 +60,14 @@ def reconcile_sharding_groups(module: ir.Operation, group_ops: list[ir.Operation
 
 def _conflict(state: ShardingState, values: list[ir.Value]) -> TensorSharding | None:
     """The first member sharding that counts, if another one differs from it (members
-    without a sharding, or fully open and replicated, do not count); else None."""
+    without a sharding, or with one that says nothing, do not count: Graph.seed lets
+    those take the group's); else None."""
     if len(values) < 2:
         return None
     found = None
     for value in values:
         sharding = state.of(value)
-        if sharding is None or (not sharding.unreduced and all(
-                not d.axes and not d.closed for d in sharding.dims)):
+        if sharding is None or says_nothing(sharding):
             continue
         if found is None:
             found = sharding
