@@ -29,26 +29,13 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.ir.diagnostics import ShardpyError
+from shardpy.ir.layout import (ERASED_OPS, GSPMD_LAYOUT_TARGETS, GSPMD_MANUAL_TARGETS,
+                               LAYOUT_ONLY_OPS, MODULE_PARTITION_ATTRS, custom_call_target,
+                               is_sharding_attr)
 from shardpy.ir.utils import (collect_ops, erase_op_forwarding_operands,
                               filter_signature_attrs, inline_region_before)
 from shardpy.ops.collectives import STABLEHLO_COLLECTIVES, cross_partition
 from shardpy.pass_registry import register_pass
-
-# Ops whose results equal their first operand in the global (unpartitioned) view.
-LAYOUT_ONLY_OPS = frozenset({
-    "sdy.sharding_constraint", "sdy.reshard", "sdy.propagation_barrier",
-    "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
-    "sdy.all_reduce", "sdy.reduce_scatter", "sdy.replicated_to_unreduced",
-    "sdy.sharded_to_unreduced", "sdy.data_flow_edge",
-})
-ERASED_OPS = frozenset({"sdy.mesh", "sdy.sharding_group"})
-GSPMD_LAYOUT_TARGETS = frozenset({"Sharding"})
-GSPMD_MANUAL_TARGETS = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
-MODULE_PARTITION_ATTRS = ("mhlo.num_partitions", "mhlo.num_replicas")
-
-
-def is_sharding_attr(name: str) -> bool:
-    return name.startswith("sdy.") or name == "mhlo.sharding"
 
 
 def has_per_device_code(module: ir.Operation) -> bool:
@@ -58,12 +45,6 @@ def has_per_device_code(module: ir.Operation) -> bool:
                in GSPMD_MANUAL_TARGETS or (op.name in STABLEHLO_COLLECTIVES
                                           and cross_partition(op))
                for op in collect_ops(module))
-
-
-def custom_call_target(op: ir.Operation) -> str | None:
-    if op.name != "stablehlo.custom_call":
-        return None
-    return ir.StringAttr(op.attributes["call_target_name"]).value
 
 
 @register_pass("shardpy-strip-shardings")

@@ -40,6 +40,8 @@ from ops_issue6 import Issue6Ops
 import gradients
 import batch_norm
 import groups
+import manual
+import mesh_aliases
 import maximal
 import second_mesh
 
@@ -184,6 +186,16 @@ class Features:
     # different shardings first: groups.py (its own RNG: programs that do not draw it
     # stay the same).
     groups: bool = True
+    # Per-device code: a manual computation over some or all of @mesh's axes, its body
+    # holding elementwise ops and explicit collectives (all_reduce, all_gather,
+    # collective_permute, all_to_all), 1 in 3 of them sent through GSPMD's custom-call
+    # form by run_fuzz: manual.py (its own RNG: programs that do not draw it stay the
+    # same).
+    manual: bool = True
+    # Shardings naming @mesh by another name (@alias, the same axes and devices) or
+    # saying "replicated" on the empty mesh @empty = <[]>: mesh_aliases.py (its own RNG:
+    # programs that do not draw it stay the same).
+    mesh_aliases: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,
@@ -1149,6 +1161,8 @@ class Generator:
             batch_norm.add(main, self.seed)
         if self.features.groups:
             groups.add(main, self.seed)
+        if self.features.manual:
+            manual.add(main, self.seed)
         placed = self.features.maximal and maximal.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
@@ -1161,6 +1175,8 @@ class Generator:
             text = text.replace(mesh + "\n", mesh + "\n" + maximal.declaration(self) + "\n", 1)
         if self.features.second_mesh:
             text = second_mesh.apply(text, self)
+        if self.features.mesh_aliases:
+            text = mesh_aliases.apply(text, self)
         return Program(self.seed, text, self.mesh, main.ops, self.features)
 
     def module_text(self, main: FuncBuilder, comment: str) -> str:

@@ -47,6 +47,7 @@ sys.path.insert(0, str(HERE))
 
 import float64_check  # noqa: E402
 import generate  # noqa: E402
+import manual  # noqa: E402
 
 MAX_DEVICES = 30  # the largest mesh the generator draws (generate.ODD_MESHES)
 RTOL, ATOL = 1e-4, 1e-5
@@ -54,6 +55,9 @@ DEFAULT_FAILURES = HERE / "failures"
 PIPELINE = "builtin.module(shardpy-partition)"
 # Features.data_flow_edges: the module as Shardy's import leaves it, edges and all.
 EDGES_PIPELINE = "builtin.module(sdy-add-data-flow-edges,shardpy-partition)"
+# Features.manual, 1 program in 3 of those drawing it (manual.through_gspmd): the module
+# as PyTorch/XLA writes it (GSPMD custom calls around the manual region), read back.
+GSPMD_PIPELINE = "builtin.module(shardpy-export-gspmd,shardpy-import,shardpy-partition)"
 BYTES_RANKED_PROFILE = HERE.parent / "Inputs" / "bytes_only_profile.json"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
@@ -85,6 +89,7 @@ class Outcome:
     num_ops: int = 0
     warnings: list[str] = field(default_factory=list)
     float64_checked: bool = False  # a pass decided by the float64 check
+    pipeline: str = PIPELINE       # the pipeline that partitioned it
 
     @property
     def failed(self) -> bool:
@@ -109,8 +114,10 @@ class Runner:
 
         self.features = features or generate.Features()
         self.context = make_context()
-        self.pipeline = Pipeline(PIPELINE, self.context)
-        self.edges_pipeline = Pipeline(EDGES_PIPELINE, self.context)
+        self.pipelines = {text: Pipeline(text, self.context)
+                          for text in (PIPELINE, EDGES_PIPELINE, GSPMD_PIPELINE)}
+        self._exporter = Pipeline("builtin.module(shardpy-export-gspmd)", self.context)
+        self.pipeline = self.pipelines[PIPELINE]
         self._pipeline = self.pipeline  # the one run_text uses
         self._executor = None
 
@@ -132,10 +139,11 @@ class Runner:
         saved = os.environ.get("SHARDPY_COST_PROFILE")
         if bytes_ranked:
             os.environ["SHARDPY_COST_PROFILE"] = str(BYTES_RANKED_PROFILE)
-        if data_flow_edges_seed(seed, self.features):
-            self._pipeline = self.edges_pipeline
+        chosen = self.pipeline_text(seed, program.text)
+        self._pipeline = self.pipelines[chosen]
         try:
             outcome = self.run_text(program.text, seed, widened)
+            outcome.pipeline = chosen
         finally:
             self._pipeline = self.pipeline
             if bytes_ranked:
@@ -145,6 +153,26 @@ class Runner:
                     os.environ["SHARDPY_COST_PROFILE"] = saved
         outcome.num_ops = program.num_ops
         return outcome
+
+    def pipeline_text(self, seed: int, text: str) -> str:
+        """The pipeline `seed`'s program goes through: GSPMD_PIPELINE for the manual
+        programs manual.through_gspmd picks whose module GSPMD can express (no sdy-only
+        form: groups, unreduced axes, edges, sub-axes GSPMD cannot tile, ...), else
+        EDGES_PIPELINE (data_flow_edges_seed) or PIPELINE."""
+        from jaxlib.mlir import ir
+
+        from shardpy.ir.diagnostics import DiagnosticEngine
+
+        if self.features.manual and manual.through_gspmd(seed):
+            engine = DiagnosticEngine("export")
+            with engine.capturing(self.context):
+                try:
+                    module = ir.Module.parse(text, self.context)
+                    if self._exporter.run(module.operation, engine) and not engine.has_errors:
+                        return GSPMD_PIPELINE
+                except Exception:  # noqa: BLE001 - not expressible: the usual pipeline
+                    pass
+        return EDGES_PIPELINE if data_flow_edges_seed(seed, self.features) else PIPELINE
 
     def run_text(self, text: str, seed: int = -1, widened=None) -> Outcome:
         """Partition and run `text`; `widened` (optional) makes the same program in f64
@@ -165,7 +193,6 @@ class Runner:
         from shardpy.runtime import arrays
         from shardpy.runtime import executor as runtime
         from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
-        from shardpy.passes.strip_shardings import StripShardings
 
         context = self.context
         engine = DiagnosticEngine(f"seed_{seed}.mlir")
@@ -193,9 +220,7 @@ class Runner:
                                warnings=warnings)
             engine.diagnostics.clear()
             try:
-                with context, reference.location:
-                    StripShardings().run(reference)
-                expected = self.executor.run_global(reference, inputs).outputs
+                expected = self._reference(reference, inputs)
             except Exception as err:  # noqa: BLE001
                 return Outcome(seed, "invalid", f"the reference does not run: "
                                                 f"{type(err).__name__}: {err}")
@@ -210,6 +235,18 @@ class Runner:
         outcome = self._compare(seed, result, expected, inputs, widened)
         outcome.warnings = warnings
         return outcome
+
+    def _reference(self, module, inputs) -> list:
+        """Outputs of the unpartitioned `module`: on one device, or where it has
+        per-device code (Features.manual) through XLA's partitioner, as shardpy-run's
+        reference."""
+        from shardpy.passes.strip_shardings import StripShardings, has_per_device_code
+
+        if has_per_device_code(module):
+            return self.executor.run_global_by_xla(module, inputs).outputs
+        with self.context, module.location:
+            StripShardings().run(module)
+        return self.executor.run_global(module, inputs).outputs
 
     def _compare(self, seed: int, result, expected, inputs, widened) -> Outcome:
         """The partitioned run's outputs against the one-device run's (float outputs
@@ -257,13 +294,8 @@ class Runner:
         as the float32 reference is run in _run."""
         from jaxlib.mlir import ir
 
-        from shardpy.passes.strip_shardings import StripShardings
-
         module = ir.Module.parse(text, self.context)
-        op = module.operation
-        with self.context, op.location:
-            StripShardings().run(op)
-        return self.executor.run_global(op, inputs).outputs
+        return self._reference(module.operation, inputs)
 
 
 # --------------------------------------------------------------------------- workers
@@ -382,8 +414,8 @@ def save_failure(outcome: Outcome, directory: Path, features: generate.Features)
     header += ["// " + line for line in outcome.detail.splitlines()[:30]]
     env = (f"SHARDPY_COST_PROFILE={BYTES_RANKED_PROFILE} "
            if bytes_ranked_seed(outcome.seed, features) else "")
-    edges = (f" --pass-pipeline='{EDGES_PIPELINE}'"
-             if data_flow_edges_seed(outcome.seed, features) else "")
+    edges = (f" --pass-pipeline='{outcome.pipeline}'" if outcome.pipeline != PIPELINE
+             else "")
     header.append(f"// reproduce: {env}shardpy-run {path} --check{edges}")
     path.write_text("\n".join(header) + "\n" + program.text)
     return path

@@ -247,11 +247,33 @@ def _layout(tiling: Tiling, base: tuple[int, ...] | None) -> _Layout | None:
         else:
             where = {device: pos for pos, device in enumerate(base)}
             positions = [where[d] for d in tiling.devices]
-        form = iota_form(positions)
+        form = iota_form(_replicas_in_order(tiling, positions))
         if form is None:
             return None
         reshape, perm = form
     return _factor(reshape, perm, tiling.tile_dims)
+
+
+def _replicas_in_order(tiling: Tiling, positions: list[int]) -> list[int]:
+    """`positions` (base positions of the tiling's devices) with each replicated
+    subgroup's devices in base order. The order inside a replicated group means
+    nothing, and XLA prints it sorted by device id (`{devices=[2,2]2,3,0,1
+    last_tile_dim_replicate}` for the tiles [3,2] and [1,0] of a mesh ordered 3,2,1,0):
+    in base order the tiling is the base's transposed reshape it is, not another mesh.
+    (Along every tile dim of such a reshape positions increase, so ordering can only
+    find a layout, never lose one.)"""
+    import numpy as np
+
+    replicated = [tiling.rank + i for i, kind in enumerate(tiling.subgroups)
+                  if kind == REPLICATED]
+    if not replicated:
+        return positions
+    tiles = np.array(positions).reshape(tiling.tile_dims)
+    order = [d for d in range(tiles.ndim) if d not in replicated] + replicated
+    moved = tiles.transpose(order)
+    group = math.prod(moved.shape[-len(replicated):])
+    ordered = np.sort(moved.reshape(-1, group), axis=1).reshape(moved.shape)
+    return [int(p) for p in ordered.transpose(np.argsort(order)).ravel()]
 
 
 def _is_chain(bounds: Iterable[int]) -> bool:

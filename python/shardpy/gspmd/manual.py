@@ -19,6 +19,7 @@ rewrite here: sites are found by identity (==), sets are built and read before I
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from jaxlib.mlir import ir
@@ -211,8 +212,8 @@ class _ManualBuilder:
     def build(self) -> None:
         c = self.cluster
         if not c.exits:
-            raise ShardpyError(f"@{FULL_TO_SHARD} without a matching @{SHARD_TO_FULL}: the "
-                               f"manual code never returns to global values", self.loc)
+            self._erase_dead()
+            return
         # Global shardings: what the @Sharding call before each entry says, and the exits'.
         in_globals = []  # (tiling, location, @Sharding call or None) per entry
         for entry in c.entries:
@@ -286,6 +287,30 @@ class _ManualBuilder:
             op.erase()
 
     # -- pieces ---------------------------------------------------------------------
+    def _erase_dead(self) -> None:
+        """A region with no exit computes nothing the program uses (every use of its
+        values is inside it: a return is rejected when the regions are found), as when
+        a manual input is never read on the way to a result. XLA drops such code; so
+        does this, unless an op in it has side effects (then it is an error)."""
+        c = self.cluster
+        for op in c.body:
+            for inner in [op] + collect_ops(op):
+                if inner.name == "stablehlo.custom_call" and "has_side_effect" in \
+                        inner.attributes and ir.BoolAttr(
+                            inner.attributes["has_side_effect"]).value:
+                    raise ShardpyError(
+                        f"@{FULL_TO_SHARD} without a matching @{SHARD_TO_FULL}: the manual "
+                        f"code never returns to global values, and this op in it has side "
+                        f"effects", inner.location)
+        for site in self.imp.sites:
+            if any(site.op == op for op in c.entries + c.body):
+                site.done = True
+        # Erased from the last in block order back: each op's users are gone by then.
+        ops = sorted(c.entries + c.body, key=functools.cmp_to_key(
+            lambda a, b: -1 if a.is_before_in_block(b) else (0 if a == b else 1)))
+        for op in reversed(ops):
+            op.erase()
+
     def _mesh_name(self, tilings: list[Tiling]) -> str:
         names = []
         for t in tilings:

@@ -41,6 +41,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import func, sdy, stablehlo
 
 from ..ir import jaxlib_bridge
+from .reference import prepare_xla_reference
 from .arrays import TensorType, check_host_memory, host_allocation, tensor_type
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
@@ -405,31 +406,7 @@ class Executor:
         copy = _copy(module)
         num_devices = max(num_devices, device_count(copy.operation, signature(copy.operation)))
         with module.context:
-            main = entry_function(copy.operation)
-            codec = ShardingCodec.for_module(copy.operation)
-            gspmd = not codec.meshes
-            if gspmd:
-                replicated = ir.StringAttr.get(jaxlib_bridge.gspmd_simple("replicated"))
-            else:
-                mesh_name, mesh = next(iter(codec.meshes.items()))
-            ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
-            # Every argument and result replicated, also those without a sharding (XLA
-            # would otherwise choose one for them).
-            for key, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
-                old = (list(ir.ArrayAttr(main.attributes[key])) if key in main.attributes
-                       else [ir.DictAttr.get({}) for _ in types])
-                new = []
-                for attrs, value_type in zip(old, types):
-                    entries = {a.name: a.attr for a in ir.DictAttr(attrs)}
-                    if gspmd:
-                        entries["mhlo.sharding"] = replicated
-                    else:
-                        rank = len(value_type.shape) if isinstance(
-                            value_type, ir.RankedTensorType) else 0
-                        entries["sdy.sharding"] = codec.encode(TensorSharding.replicated_on(
-                            mesh, rank, mesh_name))
-                    new.append(ir.DictAttr.get(entries))
-                main.attributes[key] = ir.ArrayAttr.get(new)
+            gspmd = prepare_xla_reference(copy.operation, entry_function(copy.operation))
         return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
                                      shardy=not gspmd)
 
