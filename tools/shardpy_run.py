@@ -18,6 +18,8 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from shardpy.runtime import arrays
 from shardpy.ir import io as irio
 from shardpy.cli import run_tool
@@ -25,6 +27,8 @@ from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError, warning
 from shardpy.ir.jaxlib_bridge import (MAX_HOST_DEVICES, held_bytes, make_context,
                                       request_host_devices)
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions
+from shardpy.runtime import distributed
+from shardpy.runtime.distributed import DEFAULT_TIMEOUT_S, launch
 
 DEFAULT_PIPELINE = "shardpy-partition"
 AGAINST_XLA_RUNS = 20
@@ -66,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", type=int,
                    help="number of CPU host devices (default: what the mesh needs)")
     p.add_argument("--no-verify-each", action="store_true")
+    many = p.add_argument_group(
+        "many processes (JAX's distributed runtime; README: Many processes)")
+    many.add_argument("--num-processes", type=int, metavar="N",
+                      help="alone: launch N local processes and run on all of them; with "
+                           "--coordinator and --process-id: the cluster's size")
+    many.add_argument("--coordinator", metavar="HOST:PORT",
+                      help="join the cluster whose coordinator (process 0) listens there; "
+                           "'auto': the cluster jax detects from the environment")
+    many.add_argument("--process-id", type=int, metavar="I", help="this process's index")
+    many.add_argument("--cluster-timeout", type=int, default=DEFAULT_TIMEOUT_S, metavar="S",
+                      help="seconds to wait for the cluster to form, and for a process "
+                           f"that stopped answering (default {DEFAULT_TIMEOUT_S})")
     return p
 
 
@@ -96,6 +112,15 @@ def _print_boundary(module) -> None:
 
 def main_body(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.num_processes is not None and args.coordinator is None:
+        if args.process_id is not None:
+            raise ShardpyError("--process-id joins a cluster: give --coordinator too")
+        if args.num_processes > 1:
+            return launch(_without_launch_options(argv), args.num_processes,
+                          args.cluster_timeout)
+    if args.coordinator is not None and args.coordinator != "auto" and (
+            args.process_id is None or args.num_processes is None):
+        raise ShardpyError("--coordinator HOST:PORT needs --process-id and --num-processes")
     if args.reference and (args.check or args.against_xla):
         raise ShardpyError("--reference and --check exclude each other (--check runs both)")
     if args.against_xla:
@@ -178,7 +203,12 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             report["per_device_module"] = stats.module_stats(op).to_json()
         elif reference_module is not None:
             num_devices = _reference_devices(context, reference_module)
-        if args.platform == "cpu":
+        if args.coordinator is not None:
+            distributed.join(distributed.Cluster(
+                None if args.coordinator == "auto" else args.coordinator,
+                args.num_processes, args.process_id, args.cluster_timeout),
+                num_devices, args.platform)
+        elif args.platform == "cpu":
             _check_host_devices(num_devices, args.devices)
             request_host_devices(max(num_devices, args.devices or 0))
         executor = runtime.Executor(args.platform)
@@ -198,7 +228,14 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         engine.flush()
 
     main_result = results.get("partitioned") or results["reference"]
-    _print_outputs(main_result.outputs)
+    covered = main_result.covered
+    if covered is None:
+        _print_outputs(main_result.outputs)
+    else:  # one process of several: its devices' parts
+        for i, (out, mask) in enumerate(zip(main_result.outputs, covered)):
+            print(f"out{i}: {out.dtype}{list(out.shape)} (process "
+                  f"{distributed.process_index()} holds {int(mask.sum())} of {mask.size} "
+                  f"elements)")
     report["run"] = {}
     for name, result in results.items():
         entry = {"compile_seconds": result.compile_seconds}
@@ -216,9 +253,15 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     if args.expected:
         expected = _load_expected(args.expected, len(main_result.outputs))
     if expected is not None:
+        actual = main_result.outputs
+        if covered is not None:  # the other processes' parts: judged there
+            actual = [np.where(m, a, e) for a, e, m in zip(actual, expected, covered)]
         comparisons = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
-                       for i, (a, e) in enumerate(zip(main_result.outputs, expected))]
-        for i, divergence in enumerate(main_result.replica_divergence):
+                       for i, (a, e) in enumerate(zip(actual, expected))]
+        divergences = main_result.replica_divergence
+        if covered is not None:  # every process gives the verdict of all
+            comparisons, divergences = _agree(comparisons, divergences)
+        for i, divergence in enumerate(divergences):
             out = main_result.outputs[i]
             limit = args.atol if args.atol is not None else arrays.default_tolerances(
                 out.dtype)[1]
@@ -251,10 +294,40 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     if against is not None:
         report["against_xla"] = _print_against_xla(against, expected, args)
     if args.output:
-        arrays.save_outputs(args.output, main_result.outputs)
+        outputs = main_result.outputs
+        if covered is not None:
+            outputs = distributed.gather_outputs(outputs, covered)
+        if distributed.process_index() == 0:
+            arrays.save_outputs(args.output, outputs)
     if args.report:
         args.report.write_text(json.dumps(report, indent=2, default=float) + "\n")
     return 1 if failed else 0
+
+
+def _agree(comparisons, divergences):
+    """The comparisons and replica divergences of all processes (each judged its own
+    devices' parts): the largest error of each output, ok where every process says so."""
+    agreed = distributed.agree([c.max_abs_error for c in comparisons]
+                               + [0.0 if c.ok else 1.0 for c in comparisons]
+                               + list(divergences))
+    n = len(comparisons)
+    merged = [arrays.Comparison(c.name, agreed[i], agreed[n + i] == 0.0,
+                                c.detail if not c.ok else "")
+              for i, c in enumerate(comparisons)]
+    return merged, agreed[2 * n:]
+
+
+def _without_launch_options(argv: list[str]) -> list[str]:
+    """`argv` without --num-processes (the launched processes get their own)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--num-processes":
+            skip = True
+        elif not arg.startswith("--num-processes="):
+            out.append(arg)
+    return out
 
 
 def _against_xla(executor, op, xla_module, global_sig, inputs, num_devices, runs) -> dict:

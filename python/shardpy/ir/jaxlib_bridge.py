@@ -292,6 +292,9 @@ def _place(devices: Sequence, arrays: Sequence, stacked: bool) -> list:
         spec = jax.sharding.PartitionSpec("devices") if stacked else \
             jax.sharding.PartitionSpec()
         placement = jax.sharding.NamedSharding(mesh, spec)
+        if jax.process_count() > 1:  # each process places the blocks of its own devices
+            return [jax.make_array_from_callback(x.shape, placement, lambda i, x=x: x[i])
+                    for x in arrays]
         return [jax.device_put(x, placement) for x in arrays]
 
 
@@ -328,7 +331,10 @@ def execute_placed(executable, placed: Sequence, stacked: bool,
     except Exception as err:
         raise BackendError(f"PjRt could not run the program: {err}") from None
     per_result = results.disassemble_into_single_device_arrays()
-    if stacked:  # (a scalar's shards, one per device, stack into a vector)
+    if stacked:  # (a scalar's shards, one per device, stack into a vector; across
+        # processes, the shards of this process's devices, in device order)
+        per_result = [sorted(shards, key=lambda s: next(iter(s.devices())).id)
+                      for shards in per_result]
         return [np.concatenate([np.asarray(s).reshape(-1 if s.ndim == 0 else s.shape)
                                 for s in shards]) for shards in per_result]
     return [np.asarray(shards[0]) for shards in per_result]
@@ -406,6 +412,8 @@ def hlo_instructions(executable, opcodes=None):
 
 
 def devices_for(client, count: int) -> list:
+    if count == 1:  # (one of several processes: a device of its own)
+        return list(client.local_devices()[:1])
     devices = client.devices()
     if len(devices) < count:
         raise RuntimeError(

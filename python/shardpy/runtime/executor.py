@@ -32,7 +32,7 @@ every run: replicas that must agree are compared.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
@@ -41,6 +41,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import func, sdy, stablehlo
 
 from ..ir import jaxlib_bridge
+from . import distributed
+from .blocks import (RunResult, assemble_global, from_blocks,  # noqa: F401 (re-exported)
+                     split_global, to_blocks)
 from .reference import prepare_xla_reference
 from .arrays import TensorType, check_host_memory, host_allocation, tensor_type
 from ..ir.diagnostics import ShardpyError
@@ -128,68 +131,6 @@ def local_type(value: BoundaryValue) -> tuple[int, ...]:
     return value.sharding.local_shape(shape) if value.sharding else shape
 
 
-def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,
-                 num_devices: int) -> np.ndarray:
-    """[num_devices, *local_shape]: row d is what logical device d holds (zero padded).
-
-    For unreduced axes, the device first along them holds the value and the others
-    zeros: partial values that sum to it."""
-    rows = np.zeros((num_devices, *local_shape), array.dtype)
-    for device in range(num_devices):
-        slices = (tuple(slice(0, n) for n in array.shape) if sharding is None
-                  else sharding.device_slices(array.shape, device))
-        if slices is None:
-            continue  # not in this value's mesh: holds nothing
-        if sharding is not None and any(sharding.unreduced_index(device)):
-            continue  # a zero partial
-        piece = array[slices]
-        rows[(device, *(slice(0, n) for n in piece.shape))] = piece
-    return rows
-
-
-@dataclass
-class Assembled:
-    array: np.ndarray
-    replica_divergence: float  # max |difference| between devices that must agree
-
-
-def assemble_global(rows: np.ndarray, sharding: TensorSharding | None,
-                    global_shape: tuple[int, ...]) -> Assembled:
-    """Inverse of split_global: sum unreduced partials, check replicas agree."""
-    num_devices = rows.shape[0]
-    chosen: dict[tuple, tuple[tuple[slice, ...], np.ndarray]] = {}
-    divergence = 0.0
-    for device in range(num_devices):
-        if sharding is None:
-            slices, key = tuple(slice(0, n) for n in global_shape), ()
-        else:
-            slices = sharding.device_slices(global_shape, device)
-            if slices is None:
-                continue
-            key = (sharding.shard_index(device), sharding.unreduced_index(device))
-        piece = rows[device][tuple(slice(0, s.stop - s.start) for s in slices)]
-        if key in chosen:
-            divergence = max(divergence, _max_difference(chosen[key][1], piece))
-        else:
-            chosen[key] = (slices, piece)
-    out = np.zeros(global_shape, rows.dtype)
-    for slices, piece in chosen.values():
-        out[slices] = out[slices] + piece if sharding is not None and sharding.unreduced \
-            else piece
-    return Assembled(out, divergence)
-
-
-def _max_difference(a: np.ndarray, b: np.ndarray) -> float:
-    if a.size == 0:
-        return 0.0
-    if not np.issubdtype(a.dtype, np.inexact):
-        return 0.0 if np.array_equal(a, b) else float("inf")
-    with np.errstate(invalid="ignore"):
-        diff = np.abs(a.astype(np.complex128 if np.iscomplexobj(a) else np.float64) - b)
-    same = (np.isnan(a) & np.isnan(b)) | (a == b)  # NaN and NaN, inf and inf agree
-    return float(np.where(same, 0.0, np.where(np.isnan(diff), np.inf, diff)).max())
-
-
 # --------------------------------------------------------------------------- wrapping
 
 
@@ -198,19 +139,6 @@ def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTens
     if not shape:
         return ir.RankedTensorType.get([n], dtype_type)
     return ir.RankedTensorType.get([n * shape[0], *shape[1:]], dtype_type)
-
-
-def to_blocks(rows: np.ndarray) -> np.ndarray:
-    """Host rows [N, L0, L1...] as the stacked array [N*L0, L1...] (scalars: [N])."""
-    if rows.ndim < 2:
-        return rows
-    # No -1: numpy cannot infer a dim when another one is zero (tensor<8x0xf32> rows).
-    return rows.reshape(rows.shape[0] * rows.shape[1], *rows.shape[2:])
-
-
-def from_blocks(stacked: np.ndarray, local_shape: Sequence[int], n: int) -> np.ndarray:
-    """The stacked array [N*L0, L1...] back as rows [N, L0, L1...]."""
-    return stacked.reshape(n, *local_shape)
 
 
 def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
@@ -320,14 +248,6 @@ def _empty(value_type: ir.RankedTensorType) -> ir.Value | None:
 
 
 # --------------------------------------------------------------------------- execution
-
-
-@dataclass
-class RunResult:
-    outputs: list[np.ndarray]
-    replica_divergence: list[float] = field(default_factory=list)
-    compile_seconds: float = 0.0
-    run_seconds: list[float] = field(default_factory=list)
 
 
 class Executor:
@@ -511,6 +431,9 @@ class PerDeviceProgram:
             raise ShardpyError(str(err)) from None
         if not self.stacked:
             outputs = [o[None] for o in outputs]
+        elif distributed.is_multi_process():
+            return distributed.assemble_local(outputs, self.local_sig, self.global_sig,
+                                              self.num_devices, self.compile_seconds)
         else:
             outputs = [from_blocks(o, lv.type.shape, self.num_devices)
                        for o, lv in zip(outputs, self.local_sig.results)]
