@@ -1,5 +1,6 @@
 """shardpy.jit under jax.distributed (issue 17, item 2): two local processes of 4 CPU
-devices each run Inputs/jit_distributed_worker.py; in each, shardpy.jit's outputs have
+devices each run Inputs/jit_distributed_worker.py (arrays from make_array_from_callback
+and make_array_from_process_local_data); in each, shardpy.jit's outputs have
 jax.jit's shardings and values on that process's shards. The test starts both
 processes and always ends them."""
 from __future__ import annotations

@@ -3,7 +3,8 @@
     python jit_distributed_worker.py PROCESS_ID PORT
 
 A Megatron MLP's loss and gradients on a (2, 4) mesh, from arrays each process makes
-with jax.make_array_from_callback (its own shards only), under shardpy.jit and jax.jit.
+from its own shards only (jax.make_array_from_callback, make_array_from_process_local_data),
+under shardpy.jit and jax.jit.
 Prints one line: whether every output's sharding is == jax.jit's, and the largest
 difference over this process's shards.
 """
@@ -31,8 +32,15 @@ shardings = (NamedSharding(mesh, P(None, "model")), NamedSharding(mesh, P("model
              NamedSharding(mesh, P("data", None)))
 rng = np.random.default_rng(0)
 host = [rng.standard_normal(s).astype(np.float32) for s in [(16, 32), (32, 16), (8, 16)]]
+# The weights from a callback; the batch from each process's own rows (its 4 devices
+# hold one "data" row of the mesh).
 args = [jax.make_array_from_callback(h.shape, s, lambda i, h=h: h[i])
-        for h, s in zip(host, shardings)]
+        for h, s in zip(host[:2], shardings[:2])]
+rows = {tuple((sl.start, sl.stop) for sl in index) for index in
+        shardings[2].addressable_devices_indices_map(host[2].shape).values()}
+assert len(rows) == 1, rows
+local = host[2][tuple(slice(*r) for r in next(iter(rows)))]
+args.append(jax.make_array_from_process_local_data(shardings[2], local, host[2].shape))
 
 
 def loss(w1, w2, x):
