@@ -223,8 +223,13 @@ def open_npz(path: Path, what: str):
         raise ShardpyError(f"cannot read {what} from '{path}': {_said(err)}") from None
 
 
-def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
-    """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types."""
+def load_inputs(path: Path, types: Sequence[TensorType], lazy: bool = False
+                ) -> list[np.ndarray]:
+    """Arrays `arg0, arg1, ...` from an .npz, checked against the argument types.
+    `lazy`: arrays stored uncompressed (np.savez) and already of their argument's type
+    are mapped from the file, not read: slicing one reads only that slice (each of
+    several processes takes only its devices' blocks)."""
+    mapped = _mapped_members(path) if lazy else {}
     with open_npz(path, "inputs") as archive:
         expected = [f"arg{i}" for i in range(len(types))]
         extra = sorted(set(archive.files) - set(expected)
@@ -236,6 +241,10 @@ def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
         for key, t in zip(expected, types):
             if key not in archive.files:
                 raise ShardpyError(f"'{path}' has no array '{key}' ({t})")
+            if key in mapped and key + DTYPE_TAG not in archive.files and \
+                    mapped[key].shape == t.shape and mapped[key].dtype == t.dtype:
+                arrays.append(mapped[key])
+                continue
             array = read_npz(archive, key, t.dtype)
             if array.shape == t.shape and array.dtype != t.dtype and is_floating(
                     array.dtype) and is_floating(t.dtype):
@@ -246,6 +255,32 @@ def load_inputs(path: Path, types: Sequence[TensorType]) -> list[np.ndarray]:
                     f"{t.dtype}{list(t.shape)}, got {array.dtype}{list(array.shape)}")
             arrays.append(array)
     return arrays
+
+
+def _mapped_members(path: Path) -> dict[str, np.ndarray]:
+    """The uncompressed .npy members of an .npz, memory-mapped (read-only) by name."""
+    out: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(path) as archive, open(path, "rb") as raw:
+            for info in archive.infolist():
+                if info.compress_type != zipfile.ZIP_STORED or \
+                        not info.filename.endswith(".npy"):
+                    continue
+                raw.seek(info.header_offset)
+                local = raw.read(30)  # the local file header: its name and extra lengths
+                start = info.header_offset + 30 + int.from_bytes(local[26:28], "little") \
+                    + int.from_bytes(local[28:30], "little")
+                raw.seek(start)
+                version = np.lib.format.read_magic(raw)
+                read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0)
+                shape, fortran, dtype = read(raw)
+                if dtype.hasobject or fortran:
+                    continue
+                out[info.filename[:-4]] = np.memmap(path, dtype, "r", raw.tell(), shape)
+    except NPZ_ERRORS:
+        return {}  # open_npz says what is wrong with the file
+    return out
 
 
 def _exactly_as(key: str, array: np.ndarray, t: TensorType) -> np.ndarray:

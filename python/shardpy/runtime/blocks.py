@@ -27,13 +27,15 @@ class RunResult:
 
 
 def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,
-                 num_devices: int) -> np.ndarray:
+                 num_devices: int, only: Sequence[int] | None = None) -> np.ndarray:
     """[num_devices, *local_shape]: row d is what logical device d holds (zero padded).
+    `only`: fill just these devices' rows (one process's, of several; the others stay
+    untouched zero pages and `array` is read only where those devices' blocks lie).
 
     For unreduced axes, the device first along them holds the value and the others
     zeros: partial values that sum to it."""
     rows = np.zeros((num_devices, *local_shape), array.dtype)
-    for device in range(num_devices):
+    for device in (range(num_devices) if only is None else only):
         slices = (tuple(slice(0, n) for n in array.shape) if sharding is None
                   else sharding.device_slices(array.shape, device))
         if slices is None:

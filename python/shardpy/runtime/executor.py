@@ -287,11 +287,13 @@ class Executor:
             check_host_memory(lv.name, gv.type, _rows_bytes(lv, num_devices),
                               f"its blocks on {num_devices} devices")
         # The per-device module's shardings define the layout its @main expects.
+        devices = self.devices(num_devices)
+        mine = distributed.local_devices(devices) if distributed.is_multi_process() else None
         rows = []
         for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
             with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
                                  f"its blocks on {num_devices} devices"):
-                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices))
+                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices, mine))
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
@@ -299,7 +301,6 @@ class Executor:
         else:
             wrapped, stacked = wrap_per_device(module, num_devices), True
             arrays = [to_blocks(r) for r in rows]
-        devices = self.devices(num_devices)
         try:
             start = time.perf_counter()
             executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
