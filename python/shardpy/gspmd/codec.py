@@ -276,6 +276,35 @@ def _replicas_in_order(tiling: Tiling, positions: list[int]) -> list[int]:
     return [int(p) for p in ordered.transpose(np.argsort(order)).ravel()]
 
 
+def _joint_orders(tilings: Sequence[Tiling]) -> list[tuple[int, tuple[int, ...]]]:
+    """Per device count, one more base: the devices sorted by their tile coordinates in
+    every tiling (replicated subgroups left out). Where XLA printed each sharding's
+    replicated groups sorted by id, no sharding's own device list may be the mesh's
+    order (a mesh ordered 2,6,1,3,5,4,7,0 over "a","b","c" shows up as
+    `{devices=[2,4]1,2,5,7,0,3,4,6 last_tile_dim_replicate}` for "c" and
+    `{devices=[2,4]2,4,5,6,0,1,3,7 last_tile_dim_replicate}` for "b"); sorted by what
+    the tilings say of each device, the devices come out in an order of that mesh's
+    axes (here "b","c" then the rest), which all of them tile."""
+    import numpy as np
+
+    by_count: dict[int, list[Tiling]] = {}
+    for t in tilings:
+        if t.devices and sorted(t.devices) == list(range(t.num_devices)):
+            by_count.setdefault(t.num_devices, []).append(t)
+    out = []
+    for n, group in by_count.items():
+        keys: list[list[int]] = [[] for _ in range(n)]
+        for t in group:
+            kept = [d for d in range(len(t.tile_dims)) if d < t.rank or
+                    t.subgroups[d - t.rank] != REPLICATED]
+            for index, device in enumerate(t.devices):
+                coords = np.unravel_index(index, t.tile_dims)
+                keys[device].append(int(np.ravel_multi_index(
+                    [coords[d] for d in kept], [t.tile_dims[d] for d in kept])) if kept else 0)
+        out.append((n, tuple(sorted(range(n), key=lambda d: keys[d]))))
+    return out
+
+
 def _is_chain(bounds: Iterable[int]) -> bool:
     ordered = sorted(bounds)
     return all(b % a == 0 for a, b in zip(ordered, ordered[1:]))
@@ -346,7 +375,8 @@ class MeshPlan:
             # Bases: iota first, then the explicit orders in order of appearance; the
             # one that expresses most of what is left wins (fewest meshes, greedily).
             candidates = list(dict.fromkeys([(t.num_devices, None) for t in pending]
-                                            + [(t.num_devices, t.devices) for t in pending]))
+                                            + [(t.num_devices, t.devices) for t in pending]
+                                            + _joint_orders(pending)))
             best, covered = None, []
             for n, base in candidates:
                 fits = [t for t in pending if t.num_devices == n
