@@ -171,10 +171,14 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         arg_types = [v.type for v in global_sig.args]
         for value in global_sig.args + global_sig.results:  # before any is made
             arrays.check_host_memory(value.name, value.type)
-        # (One of several processes: inputs mapped from the file, each process reads
-        # only its devices' blocks; the reference of --check still reads them whole.)
-        inputs = (arrays.load_inputs(args.inputs, arg_types, lazy=args.coordinator is not None)
-                  if args.inputs else arrays.random_inputs(arg_types, args.seed))
+        # (One of several processes: inputs mapped from the file, or random ones drawn
+        # as the run places them: each process reads or keeps only its devices' blocks;
+        # the reference of --check needs them whole.)
+        many = args.coordinator is not None
+        whole = args.check or args.reference or args.against_xla or not many
+        inputs = (arrays.load_inputs(args.inputs, arg_types, lazy=many) if args.inputs
+                  else arrays.random_inputs(arg_types, args.seed) if whole
+                  else arrays.RandomInputs(tuple(arg_types), args.seed))
         reference_module = None if per_device else op.clone()
         given_module = None if per_device else op.clone()  # (as read: for _manual_origins)
         xla_module = op.clone() if args.against_xla else None

@@ -61,25 +61,81 @@ def random_inputs(types: Sequence[TensorType], seed: int) -> list[np.ndarray]:
             check_host_memory(f"arg{i}", t)
             out = np.empty(t.shape, t.dtype)
         flat = out.reshape(-1)  # a view: filled in place
-        if t.dtype == np.bool_:
-            _draw(flat, lambda n: rng.random(n) < 0.5)
-        elif np.issubdtype(t.dtype, np.unsignedinteger):
-            _draw(flat, lambda n: rng.integers(0, 16, n))
-        elif np.issubdtype(t.dtype, np.integer):
-            _draw(flat, lambda n: rng.integers(-8, 8, n))
-        elif np.issubdtype(t.dtype, np.complexfloating):
-            _draw(flat.real, rng.standard_normal)  # all real parts first, as
-            _draw(flat.imag, rng.standard_normal)  # (normal + 1j * normal) drew them
-        else:
-            _draw(flat, rng.standard_normal)
+        for part, draw in _draws(t, rng):
+            _draw(part(flat), draw)
         arrays.append(out)
     return arrays
+
+
+def _draws(t: TensorType, rng):
+    """(part of the flat array, draw) in the order random_inputs fills them."""
+    whole = (lambda flat: flat)
+    if t.dtype == np.bool_:
+        return [(whole, lambda n: rng.random(n) < 0.5)]
+    if np.issubdtype(t.dtype, np.unsignedinteger):
+        return [(whole, lambda n: rng.integers(0, 16, n))]
+    if np.issubdtype(t.dtype, np.integer):
+        return [(whole, lambda n: rng.integers(-8, 8, n))]
+    if np.issubdtype(t.dtype, np.complexfloating):  # all real parts first, as
+        return [(lambda flat: flat.real, rng.standard_normal),  # (normal + 1j * normal)
+                (lambda flat: flat.imag, rng.standard_normal)]  # drew them
+    return [(whole, rng.standard_normal)]
 
 
 def _draw(flat: np.ndarray, draw) -> None:
     for start in range(0, flat.size, _DRAW_CHUNK):
         stop = min(start + _DRAW_CHUNK, flat.size)
         flat[start:stop] = draw(stop - start)
+
+
+@dataclass(frozen=True)
+class RandomInputs:
+    """random_inputs(types, seed) not yet drawn: `blocks` draws the same stream once and
+    keeps only the blocks asked for, so one process of several holds its devices'
+    blocks, never a whole argument; `whole()` is random_inputs itself."""
+
+    types: tuple[TensorType, ...]
+    seed: int
+
+    def whole(self) -> list[np.ndarray]:
+        return random_inputs(self.types, self.seed)
+
+    def blocks(self, wanted: Sequence[Sequence[tuple[slice, ...]]]) -> list["Blocks"]:
+        """Per argument, the blocks `wanted[i]` (tuples of slices of its shape)."""
+        rng = np.random.default_rng(self.seed)
+        out = []
+        for t, slices_list in zip(self.types, wanted):
+            unique = list(dict.fromkeys(tuple((s.start, s.stop) for s in sl)
+                                        for sl in slices_list))
+            pieces = {key: np.empty(tuple(b - a for a, b in key), t.dtype) for key in unique}
+            # Flat indices of each block, in C order: increasing, so each chunk of the
+            # stream lands in one run of them (searchsorted).
+            where = {key: np.ravel_multi_index(np.indices(pieces[key].shape).reshape(
+                len(key), -1) + np.array([a for a, _ in key]).reshape(-1, 1), t.shape)
+                if key else np.zeros(1, np.int64) for key in unique}
+            size = int(np.prod(t.shape))
+            for part, draw in _draws(t, rng):
+                for start in range(0, size, _DRAW_CHUNK):
+                    stop = min(start + _DRAW_CHUNK, size)
+                    chunk = draw(stop - start)
+                    for key, index in where.items():
+                        lo, hi = np.searchsorted(index, [start, stop])
+                        if hi > lo:
+                            part(pieces[key].reshape(-1))[lo:hi] = chunk[index[lo:hi] - start]
+            out.append(Blocks(t.shape, t.dtype, pieces))
+        return out
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """Some blocks of an array, indexed as the array would be (by their slices)."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    pieces: dict
+
+    def __getitem__(self, slices) -> np.ndarray:
+        return self.pieces[tuple((s.start, s.stop) for s in slices)]
 
 
 # --------------------------------------------------------------------------- host memory

@@ -45,7 +45,8 @@ from . import distributed
 from .blocks import (RunResult, assemble_global, from_blocks,  # noqa: F401 (re-exported)
                      split_global, to_blocks)
 from .reference import prepare_xla_reference
-from .arrays import TensorType, check_host_memory, host_allocation, tensor_type
+from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocation,
+                     tensor_type)
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
 from ..sharding.sdy_codec import ShardingCodec, encode_axis
@@ -289,6 +290,10 @@ class Executor:
         # The per-device module's shardings define the layout its @main expects.
         devices = self.devices(num_devices)
         mine = distributed.local_devices(devices) if distributed.is_multi_process() else None
+        if isinstance(inputs, RandomInputs):  # drawn now: only the blocks placed here
+            inputs = inputs.blocks([_blocks_wanted(lv.sharding, gv.type.shape, num_devices,
+                                                   mine)
+                                    for lv, gv in zip(local_sig.args, global_sig.args)])
         rows = []
         for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
             with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
@@ -405,6 +410,17 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+def _blocks_wanted(sharding: TensorSharding | None, shape, num_devices: int, devices=None):
+    """The slices of a global array that `devices` (default: all) hold."""
+    out = []
+    for device in range(num_devices) if devices is None else devices:
+        slices = (tuple(slice(0, n) for n in shape) if sharding is None
+                  else sharding.device_slices(shape, device))
+        if slices is not None:
+            out.append(slices)
+    return out
 
 
 @dataclass

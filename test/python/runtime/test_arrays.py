@@ -134,3 +134,22 @@ def test_npz_round_trip_of_tagged_bits_and_raw_records(tmp_path):
     np.savez(tmp_path / "raw.npz", arg0=x)  # what np.savez does with an ml_dtypes array
     loaded = arrays.load_inputs(tmp_path / "raw.npz", [TensorType((2, 3), BF16, "bf16")])
     assert loaded[0].dtype == BF16 and np.array_equal(loaded[0], x)
+
+
+def test_random_blocks_are_the_slices_of_random_inputs(monkeypatch):
+    """RandomInputs.blocks draws random_inputs' stream once, keeping only the blocks
+    asked for (what one process of several places): the same values, chunk borders
+    anywhere (a tiny chunk here), scalars, complex parts, empty arrays."""
+    monkeypatch.setattr(arrays, "_DRAW_CHUNK", 7)
+    types = (TensorType((4, 6), np.dtype("float32"), "f32"),
+             TensorType((), np.dtype("int32"), "i32"),
+             TensorType((3, 5), np.dtype("complex64"), "complex<f32>"),
+             TensorType((2, 0), np.dtype("float32"), "f32"),
+             TensorType((5,), np.dtype("bool"), "i1"))
+    wanted = [[(slice(1, 3), slice(2, 6)), (slice(0, 4), slice(0, 1))], [()],
+              [(slice(0, 3), slice(1, 4))], [(slice(0, 2), slice(0, 0))], [(slice(1, 4),)]]
+    whole = random_inputs(types, 3)
+    blocks = arrays.RandomInputs(types, 3).blocks(wanted)
+    for slices_list, got, array in zip(wanted, blocks, whole):
+        for slices in slices_list:
+            np.testing.assert_array_equal(got[slices], array[slices])
