@@ -3,6 +3,7 @@
     python test/fuzz/reduce.py test/fuzz/failures/seed_4.mlir -o /tmp/small.mlir
     python test/fuzz/reduce.py FILE --status mismatch     # keep any mismatch
     python test/fuzz/reduce.py FILE --match "sub-axes can be merged"
+    python test/fuzz/reduce.py FILE --pass-pipeline '<the reproduce line's pipeline>'
 
 "The same way" is the failure class of run_fuzz (status plus the first message with
 numbers, types and shardings blanked), or --status / --match. Greedy moves, repeated
@@ -318,8 +319,16 @@ def main(argv=None) -> int:
     p.add_argument("--status", help="keep this outcome (e.g. mismatch), any message")
     p.add_argument("--match", help="keep failures whose message contains this text")
     p.add_argument("--budget", type=float, default=600.0, help="seconds")
+    p.add_argument("--pass-pipeline", default=run_fuzz.PIPELINE,
+                   help="partition with this pipeline (a saved failure's reproduce line "
+                        "names it where it is not the default)")
     args = p.parse_args(argv)
     runner = run_fuzz.Runner()
+    if args.pass_pipeline not in runner.pipelines:
+        from shardpy.pipeline import Pipeline
+
+        runner.pipelines[args.pass_pipeline] = Pipeline(args.pass_pipeline, runner.context)
+    runner._pipeline = runner.pipelines[args.pass_pipeline]
     text = args.input.read_text()
     first = runner.run_text(text)
     if not first.failed:

@@ -155,15 +155,15 @@ class Runner:
         return outcome
 
     def pipeline_text(self, seed: int, text: str) -> str:
-        """The pipeline `seed`'s program goes through: GSPMD_PIPELINE for the manual
-        programs manual.through_gspmd picks whose module GSPMD can express (no sdy-only
-        form: groups, unreduced axes, edges, sub-axes GSPMD cannot tile, ...), else
+        """The pipeline `seed`'s program goes through: GSPMD_PIPELINE for the programs
+        manual.through_gspmd picks whose module GSPMD can express (no sdy-only form:
+        groups, unreduced axes, edges, sub-axes GSPMD cannot tile, ...), else
         EDGES_PIPELINE (data_flow_edges_seed) or PIPELINE."""
         from jaxlib.mlir import ir
 
         from shardpy.ir.diagnostics import DiagnosticEngine
 
-        if self.features.manual and manual.through_gspmd(seed):
+        if manual.through_gspmd(seed):
             engine = DiagnosticEngine("export")
             with engine.capturing(self.context):
                 try:

@@ -337,8 +337,8 @@ class MeshPlan:
     """Meshes for a set of tilings (one per device order, more where factors clash).
 
     Meshes are named `mesh`, `mesh_1`, ... (skipping `taken` names); maximal
-    shardings get `maximal_mesh_<k>`. Replicated shardings live on the first mesh,
-    or on an empty `mesh` when nothing is tiled.
+    shardings get `maximal_mesh_<k>`. Replicated shardings live on the first of the
+    largest meshes, or on an empty `mesh` when nothing is tiled.
     """
 
     def __init__(self, tilings: Iterable[Tiling], taken: Collection[str] = ()):
@@ -411,9 +411,12 @@ class MeshPlan:
         return out
 
     def default_mesh(self) -> tuple[str, Mesh] | None:
-        """Where replicated values go: the first mesh with devices to replicate over."""
+        """Where replicated values go: the first of the meshes with the most devices
+        (GSPMD's `{replicated}` is every partition; a mesh planned for a sharding over
+        some of them would hold the value on those only)."""
         if self._planned:
-            return self._planned[0].name, self._planned[0].mesh
+            largest = max(self._planned, key=lambda m: m.num_devices)
+            return largest.name, largest.mesh
         if self._empty:
             return self._empty, Mesh()
         return None

@@ -17,6 +17,7 @@ from jaxlib.mlir.dialects import sdy
 from ..ir.diagnostics import ShardpyError, warning
 from ..ir.types import element_bytes
 from ..sharding import axis_algebra as aa
+from ..sharding.model import TensorSharding
 from ..sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, encode_axis_lists
 from ..sharding.state import ShardingState
 from .layouts import plain, replicated
@@ -42,8 +43,11 @@ def _lower(op: ir.Operation, state: ShardingState, model=None) -> None:
     source = state.of(value)
     if source is None:
         # sdy's verifier wants collectives' operands sharded: say "replicated" explicitly
-        # (a while's block argument included: its while may carry no sharding at all).
-        source = replicated(target, target.rank)
+        # (a while's block argument included: its while may carry no sharding at all),
+        # on the program's devices, where an unannotated value lives: the target's mesh
+        # may be a subset of them (written there, an argument would reach only those
+        # devices and the others compute from zeros).
+        source = replicated(_program_mesh(state, target), target.rank)
         try:
             state.write(value, source)
         except ValueError as err:
@@ -64,6 +68,18 @@ def _lower(op: ir.Operation, state: ShardingState, model=None) -> None:
             sharding = step.result
     op.results[0].replace_all_uses_with(current)
     op.erase()
+
+
+def _program_mesh(state: ShardingState, target):
+    """`target`, or where its mesh is smaller than the program's largest mesh (all its
+    devices: insert_reshards' home of unannotated values), a sharding on that one."""
+    meshes = [(name, m) for name, m in state.codec.meshes.items() if not m.is_maximal]
+    if not meshes:
+        return target
+    name, mesh = max(meshes, key=lambda nm: nm[1].size)  # (the first of the largest)
+    if mesh.size <= target.mesh.size:
+        return target
+    return TensorSharding.replicated_on(mesh, target.rank, name)
 
 
 def _merged(per_dim, sizes):

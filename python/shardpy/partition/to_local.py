@@ -92,6 +92,7 @@ class LocalLowering(CollectiveLowering):
             ops = program_ops(f)
             per_func.append((f, ops, [op.name for op in ops]))
         self.channel = first_free_channel(per_func)
+        self._largest_mesh = max(self._largest_mesh, self._largest_result_mesh(funcs))
         main = public_main(self.module)
         main = main.operation if main else None
         for i, (f, ops, names) in enumerate(per_func):
@@ -125,6 +126,16 @@ class LocalLowering(CollectiveLowering):
         for f, _, _ in self._funcs_left:
             shardings += [state.of(arg) for arg in f.regions[0].blocks[0].arguments]
         return max([1] + [s.mesh.size for s in shardings
+                          if s is not None and not s.mesh.is_maximal])
+
+    def _largest_result_mesh(self, funcs) -> int:
+        """The largest mesh a function result is returned on: a result on a mesh no
+        value inside is sharded on (values unannotated or on a smaller mesh) still
+        needs every device of it. (Before: a result replicated on 4 devices, computed
+        from values on a 2-device mesh and unannotated ones, made a 2-partition
+        program whose other 2 devices returned garbage.)"""
+        codec = self.state.codec
+        return max([1] + [s.mesh.size for f in funcs for s in codec.func_result_shardings(f)
                           if s is not None and not s.mesh.is_maximal])
 
     def _note(self, sharding: TensorSharding) -> None:
