@@ -201,12 +201,22 @@ def _in_sharding(rng, mesh: _Mesh, manual, free, shape):
             dims[d].append(axis)
             local[d] //= k
             varying.add(axis)
+    _free_axes(rng, mesh, free, dims, list(local))
+    return _sharding_text(dims), tuple(local), varying
+
+
+def _free_axes(rng, mesh: _Mesh, free, dims, parts) -> None:
+    """Now and then a free axis after the manual ones on a dim whose part (`parts`: the
+    dims divided by the axes placed so far) it divides. (Unevenly, the manual code would
+    read another layout than the value's global sharding: shardpy rejects that,
+    regions.check_manual_layout.)"""
     for axis in free:
         k = mesh.size(axis)
-        fits = [d for d, n in enumerate(local) if n % k == 0]
+        fits = [d for d, n in enumerate(parts) if n % k == 0]
         if fits and rng.random() < 0.25:
-            dims[rng.choice(fits)].append(axis)
-    return _sharding_text(dims), tuple(local), varying
+            d = rng.choice(fits)
+            dims[d].append(axis)
+            parts[d] //= k
 
 
 def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
@@ -220,11 +230,7 @@ def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
             d = rng.randrange(len(shape))
             dims[d].append(axis)
             shape[d] *= mesh.size(axis)
-    for axis in free:
-        k = mesh.size(axis)
-        fits = [d for d, n in enumerate(x.shape) if n % k == 0]
-        if fits and rng.random() < 0.25:
-            dims[rng.choice(fits)].append(axis)
+    _free_axes(rng, mesh, free, dims, list(x.shape))
     return _sharding_text(dims), tuple(shape)
 
 
