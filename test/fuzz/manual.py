@@ -192,31 +192,26 @@ def _in_sharding(rng, mesh: _Mesh, manual, free, shape):
     operand replicated along it), then now and then a free axis after them."""
     dims: list[list[str]] = [[] for _ in shape]
     local = list(shape)
-    varying = set()
-    for axis in rng.sample(manual, len(manual)):
-        k = mesh.size(axis)
-        fits = [d for d, n in enumerate(local) if n % k == 0]
-        if fits and rng.random() < 0.75:
-            d = rng.choice(fits)
-            dims[d].append(axis)
-            local[d] //= k
-            varying.add(axis)
-    _free_axes(rng, mesh, free, dims, list(local))
+    varying = set(_place(rng, mesh, rng.sample(manual, len(manual)), dims, local, 0.75))
+    _place(rng, mesh, free, dims, list(local), 0.25)
     return _sharding_text(dims), tuple(local), varying
 
 
-def _free_axes(rng, mesh: _Mesh, free, dims, parts) -> None:
-    """Now and then a free axis after the manual ones on a dim whose part (`parts`: the
-    dims divided by the axes placed so far) it divides. (Unevenly, the manual code would
-    read another layout than the value's global sharding: shardpy rejects that,
-    regions.check_manual_layout.)"""
-    for axis in free:
+def _place(rng, mesh: _Mesh, axes, dims, parts, chance: float) -> list[str]:
+    """Each of `axes` with probability `chance` on a dim whose part (`parts`: the dims
+    divided by the axes placed so far, updated) it divides; the axes placed. Free axes
+    must divide their part too: unevenly, the manual code would read another layout
+    than the value's global sharding (shardpy rejects that, regions.check_manual_layout)."""
+    placed = []
+    for axis in axes:
         k = mesh.size(axis)
         fits = [d for d, n in enumerate(parts) if n % k == 0]
-        if fits and rng.random() < 0.25:
+        if fits and rng.random() < chance:
             d = rng.choice(fits)
             dims[d].append(axis)
             parts[d] //= k
+            placed.append(axis)
+    return placed
 
 
 def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
@@ -230,7 +225,7 @@ def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
             d = rng.randrange(len(shape))
             dims[d].append(axis)
             shape[d] *= mesh.size(axis)
-    _free_axes(rng, mesh, free, dims, list(x.shape))
+    _place(rng, mesh, free, dims, list(x.shape), 0.25)
     return _sharding_text(dims), tuple(shape)
 
 
