@@ -6,7 +6,9 @@ float values of the pool into a manual computation over a drawn non-empty set of
 @mesh's axes (all of them, or some: then the others stay free and the body is still
 partitioned along them). Each operand's in_sharding puts each manual axis on a dim it
 divides or leaves the operand replicated along it, now and then with a free axis
-after the manual ones. The body holds 1-5 ops on the local values:
+after the manual ones (in 1 program of 3 also where it splits the manual part
+unevenly: the global and the manual layout then differ). The body holds 1-5 ops on
+the local values:
 
   * elementwise ops (tanh, negate, add, multiply, subtract);
   * stablehlo.all_reduce (psum) and all_gather over a subset of the manual axes;
@@ -129,7 +131,12 @@ def add(fb, seed: int) -> bool:
               and (gen.features.indexed_dynamic_slices or not v.sliced)]
     if not axes or not floats:
         return False
-    manual = sorted(rng.sample(axes, rng.randint(1, len(axes))),
+    # 1 program in 3: free axes may split a manual part unevenly (own RNG: the other
+    # draws stay as they were where a free axis divides anyway); such programs keep an
+    # axis free where they can.
+    uneven = random.Random(f"manual uneven {seed}").random() < 1 / 3
+    most = len(axes) - 1 if uneven and len(axes) > 1 else len(axes)
+    manual = sorted(rng.sample(axes, rng.randint(1, most)),
                     key=[n for n, _ in mesh.axes].index)
     if gen.device_ids:
         # Partially manual code on a mesh whose devices are not in iota order has no
@@ -144,7 +151,7 @@ def add(fb, seed: int) -> bool:
     body = _Body(fb, rng, mesh, manual)
     in_shardings, locals_ = [], []
     for v in operands:
-        sharding, local, varying = _in_sharding(rng, mesh, manual, free, v.shape)
+        sharding, local, varying = _in_sharding(rng, mesh, manual, free, v.shape, uneven)
         in_shardings.append(sharding)
         locals_.append(_Local(fb.fresh(), local, varying, v.mag, v.exact))
     body.values = list(locals_)
@@ -153,7 +160,7 @@ def add(fb, seed: int) -> bool:
     outs = body.results(rng.choice([1, 1, 2]))
     out_shardings, out_types, globals_ = [], [], []
     for x in outs:
-        sharding, shape = _out_sharding(rng, mesh, manual, free, x)
+        sharding, shape = _out_sharding(rng, mesh, manual, free, x, uneven)
         out_shardings.append(sharding)
         out_types.append(ttype(shape, "f32"))
         globals_.append(shape)
@@ -186,38 +193,45 @@ def _sharding_text(dims: list[list[str]]) -> str:
         "{" + ", ".join(repr_axis(a) for a in d) + "}" for d in dims) + "]>"
 
 
-def _in_sharding(rng, mesh: _Mesh, manual, free, shape):
+def _in_sharding(rng, mesh: _Mesh, manual, free, shape, uneven: bool):
     """(in_sharding text, local shape, manual axes the operand varies along): each
     manual axis on a dim it divides (major to minor in drawn order) or nowhere (the
-    operand replicated along it), then now and then a free axis after them."""
+    operand replicated along it), then now and then a free axis after them (`uneven`:
+    also on a dim whose manual part it does not divide)."""
     dims: list[list[str]] = [[] for _ in shape]
     local = list(shape)
     varying = set(_place(rng, mesh, rng.sample(manual, len(manual)), dims, local, 0.75))
-    _place(rng, mesh, free, dims, list(local), 0.25)
+    _place(rng, mesh, free, dims, list(local), 0.25, uneven)
     return _sharding_text(dims), tuple(local), varying
 
 
-def _place(rng, mesh: _Mesh, axes, dims, parts, chance: float) -> list[str]:
+def _place(rng, mesh: _Mesh, axes, dims, parts, chance: float, uneven: bool = False
+           ) -> list[str]:
     """Each of `axes` with probability `chance` on a dim whose part (`parts`: the dims
-    divided by the axes placed so far, updated) it divides; the axes placed. Free axes
-    must divide their part too: unevenly, the manual code would read another layout
-    than the value's global sharding (shardpy rejects that, regions.check_manual_layout)."""
+    divided by the axes placed so far, updated) it divides, or (`uneven`, free axes
+    only) on any dim: a manual part split unevenly by free axes is laid out one way by
+    the global sharding and another by the manual code (regions.even_manual_layouts;
+    fuzz seed 7075 of the 10k run of 2026-11-27). The axes placed."""
     placed = []
     for axis in axes:
         k = mesh.size(axis)
         fits = [d for d, n in enumerate(parts) if n % k == 0]
+        if uneven:  # where the axis leaves padding, after a manual axis if it can
+            padded = [d for d, n in enumerate(parts) if n % k]
+            fits = [d for d in padded if dims[d]] or padded or fits
+            chance = 0.6
         if fits and rng.random() < chance:
             d = rng.choice(fits)
             dims[d].append(axis)
-            parts[d] //= k
+            parts[d] = -(-parts[d] // k)
             placed.append(axis)
     return placed
 
 
-def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
+def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local, uneven: bool):
     """(out_sharding text, global shape) for the body's result `x`: every manual axis
     it varies along on a dim (the others now and then), then now and then a free axis
-    that divides the local dim."""
+    that divides the local dim (`uneven`: or not)."""
     dims: list[list[str]] = [[] for _ in x.shape]
     shape = list(x.shape)
     for axis in rng.sample(manual, len(manual)):
@@ -225,7 +239,7 @@ def _out_sharding(rng, mesh: _Mesh, manual, free, x: _Local):
             d = rng.randrange(len(shape))
             dims[d].append(axis)
             shape[d] *= mesh.size(axis)
-    _place(rng, mesh, free, dims, list(x.shape), 0.25)
+    _place(rng, mesh, free, dims, list(x.shape), 0.25, uneven)
     return _sharding_text(dims), tuple(shape)
 
 

@@ -23,6 +23,7 @@ from jaxlib.mlir.dialects import sdy, stablehlo
 from ..ir.diagnostics import ShardpyError
 from .codec import export_gspmd, export_gspmd_tuple
 from ..ir.utils import collect_ops
+from ..sharding.manual_layout import even_manual_layouts
 from ..sharding.sdy_codec import SHARDING_ATTR, ShardingCodec
 from ..sharding.model import ShardingError, TensorSharding
 
@@ -64,6 +65,14 @@ class GspmdExporter:
 
     def run(self) -> None:
         ops = collect_ops(self.module)
+        manual_ops = [op for op in ops if op.name == "sdy.manual_computation"]
+        if manual_ops:
+            # GSPMD has one layout for a manual boundary, the global sharding's: free axes
+            # that split a manual part unevenly come off the boundary first (their
+            # reshards are exported with the rest).
+            for op in manual_ops:
+                even_manual_layouts(op, self.codec)
+            ops = collect_ops(self.module)
         manual_ops = []
         for op in ops:
             name = op.name

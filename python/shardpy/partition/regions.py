@@ -27,6 +27,7 @@ from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETUR
                          INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
                          REGION_RETURN)
 from ..ops.registry import by_flow_kind, family, ops_with
+from ..sharding.manual_layout import even_manual_layouts
 from ..sharding.sdy_codec import SHARDING_ATTR
 from ..sharding.state import add_axes_back, manual_axes, without_axes
 from .plan_cache import HAS_REGIONS, region_count_fixed
@@ -194,40 +195,11 @@ def _manual_computation(ctx: ExplicitReshards, op: ir.Operation,
     shardings = [ctx.state.codec.decode(attr, op.location) for attr in ins]
     outs = [ctx.state.codec.decode(attr, op.location) for attr in
             sdy.TensorShardingPerValueAttr(op.attributes["out_shardings"]).shardings]
-    manual = manual_axes(op)
-    for what, values, layouts in (("operand", op.operands, shardings),
-                                  ("result", op.results, outs)):
-        for i, (value, sharding) in enumerate(zip(values, layouts)):
-            check_manual_layout(op, f"{what} {i}", value.type.shape, sharding, manual)
+    shardings, outs = even_manual_layouts(op, ctx.state.codec, shardings, outs, ctx.state)
     for i, sharding in enumerate(shardings):
         ctx.reshard_operand(op, i, sharding)
     if shardings:
         check_manual_collectives(op, shardings[0].mesh)
-
-
-def check_manual_layout(op: ir.Operation, what: str, shape, sharding, manual) -> None:
-    """A dim that free axes shard unevenly after manual ones has two layouts: as a global
-    sharding (tiles of ceil(n / all axes), the last ones padding) and as the manual
-    computation reads it (the manual axes split n evenly, then the free axes split each
-    part, with padding in every part). The per-device program is built on the first; not
-    supported yet, so an error rather than a wrong answer (fuzz seed 7075 of the 10k run
-    of 2026-11-27: 4 rows on "a","b","c" with "a" manual)."""
-    mesh = sharding.mesh
-    for d, (n, dim) in enumerate(zip(shape, sharding.dims)):
-        sizes = [ref.size(mesh) for ref in dim.axes]
-        split = sum(1 for ref in dim.axes if ref.name in manual)
-        m = 1
-        for size in sizes[:split]:
-            m *= size
-        f = 1
-        for size in sizes[split:]:
-            f *= size
-        if m > 1 and f > 1 and n % (m * f):
-            raise ShardpyError(
-                f"{what} of this manual computation: dimension {d} (size {n}) is split "
-                f"evenly by its manual axes ({m} parts) and then unevenly by its free axes "
-                f"({f} parts each); shardpy does not lay out such a manual computation yet "
-                f"(make the free axes divide {n // m})", op.location)
 
 
 def check_manual_collectives(op: ir.Operation, mesh) -> None:
