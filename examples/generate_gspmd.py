@@ -11,8 +11,9 @@ arguments and results, `stablehlo.custom_call @Sharding` for sharding constraint
     python examples/generate_gspmd.py --check  # exit 1 if a file is stale or missing
 
 The models, shapes and meshes are generate.py's; see README.md for the table. The
-`.hlo` examples next to them are hand-written PyTorch/XLA-style HLO text (the seed
-notebook's sharded matmul and multiply), not generated.
+hand-written `.hlo` examples next to them are PyTorch/XLA-style HLO text (the seed
+notebook's sharded matmul and multiply); the torch_xla_*.hlo ones come from a real
+PyTorch/XLA (generate_torch_xla.py).
 """
 
 import functools
