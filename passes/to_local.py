@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.partition.to_local import LocalLowering
-from shardpy.pass_registry import register_pass
+from shardpy.ir.diagnostics import ShardpyError
+from shardpy.pass_registry import option, register_pass
 
 
 @register_pass("shardpy-to-local")
@@ -37,5 +38,14 @@ from shardpy.pass_registry import register_pass
 class ToLocal:
     """Global shapes and sdy collectives -> per-device shapes and stablehlo collectives."""
 
+    replica_groups: str = option(
+        "auto", "how collectives name their device groups: mesh-axes "
+        "(#stablehlo.replica_group_mesh_axes, a size independent of the device count; "
+        "dense lists where a mesh has device_ids), dense (lists of device ids), or auto "
+        "(mesh-axes above 64 devices)")
+
     def run(self, module: ir.Operation) -> None:
-        LocalLowering(module).run()
+        if self.replica_groups not in ("auto", "dense", "mesh-axes"):
+            raise ShardpyError(f"shardpy-to-local: replica-groups must be auto, dense or "
+                               f"mesh-axes, not '{self.replica_groups}'")
+        LocalLowering(module, self.replica_groups).run()

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import random
 import sys
 import time
 import traceback
@@ -58,6 +59,12 @@ EDGES_PIPELINE = "builtin.module(sdy-add-data-flow-edges,shardpy-partition)"
 # Features.manual, 1 program in 3 of those drawing it (manual.through_gspmd): the module
 # as PyTorch/XLA writes it (GSPMD custom calls around the manual region), read back.
 GSPMD_PIPELINE = "builtin.module(shardpy-export-gspmd,shardpy-import,shardpy-partition)"
+# 1 program in 4 of the others (mesh_axes_seed): collectives name their groups by mesh
+# axes (#stablehlo.replica_group_mesh_axes), as on meshes of more than 64 devices.
+MESH_AXES_PIPELINE = (
+    "builtin.module(shardpy-import,shardpy-propagate,shardpy-choose-shardings,"
+    "shardpy-insert-reshards,shardpy-reshard-to-collectives,"
+    "shardpy-to-local{replica-groups=mesh-axes},shardpy-combine-collectives)")
 BYTES_RANKED_PROFILE = HERE.parent / "Inputs" / "bytes_only_profile.json"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
@@ -115,7 +122,8 @@ class Runner:
         self.features = features or generate.Features()
         self.context = make_context()
         self.pipelines = {text: Pipeline(text, self.context)
-                          for text in (PIPELINE, EDGES_PIPELINE, GSPMD_PIPELINE)}
+                          for text in (PIPELINE, EDGES_PIPELINE, GSPMD_PIPELINE,
+                                       MESH_AXES_PIPELINE)}
         self._exporter = Pipeline("builtin.module(shardpy-export-gspmd)", self.context)
         self.pipeline = self.pipelines[PIPELINE]
         self._pipeline = self.pipeline  # the one run_text uses
@@ -158,7 +166,8 @@ class Runner:
         """The pipeline `seed`'s program goes through: GSPMD_PIPELINE for the programs
         manual.through_gspmd picks whose module GSPMD can express (no sdy-only form:
         groups, unreduced axes, edges, sub-axes GSPMD cannot tile, ...), else
-        EDGES_PIPELINE (data_flow_edges_seed) or PIPELINE."""
+        EDGES_PIPELINE (data_flow_edges_seed), MESH_AXES_PIPELINE (mesh_axes_seed) or
+        PIPELINE."""
         from jaxlib.mlir import ir
 
         from shardpy.ir.diagnostics import DiagnosticEngine
@@ -172,7 +181,9 @@ class Runner:
                         return GSPMD_PIPELINE
                 except Exception:  # noqa: BLE001 - not expressible: the usual pipeline
                     pass
-        return EDGES_PIPELINE if data_flow_edges_seed(seed, self.features) else PIPELINE
+        if data_flow_edges_seed(seed, self.features):
+            return EDGES_PIPELINE
+        return MESH_AXES_PIPELINE if mesh_axes_seed(seed) else PIPELINE
 
     def run_text(self, text: str, seed: int = -1, widened=None) -> Outcome:
         """Partition and run `text`; `widened` (optional) makes the same program in f64
@@ -404,6 +415,12 @@ def bytes_ranked_seed(seed: int, features: generate.Features) -> bool:
 def data_flow_edges_seed(seed: int, features: generate.Features) -> bool:
     """Whether `seed` gets Shardy's data-flow edges first (Features.data_flow_edges)."""
     return features.data_flow_edges and seed % 5 == 4
+
+
+def mesh_axes_seed(seed: int) -> bool:
+    """Whether `seed`'s collectives name their groups by mesh axes (MESH_AXES_PIPELINE):
+    1 in 4 (own RNG: the programs themselves do not change)."""
+    return random.Random(f"mesh axes {seed}").random() < 1 / 4
 
 
 def save_failure(outcome: Outcome, directory: Path, features: generate.Features) -> Path:

@@ -30,7 +30,8 @@ from ..ir.utils import const_i32, reducer_region, zero_attr
 from ..lowering import padding
 from ..ops.registry import ops_with
 from ..sharding import axis_algebra as aa
-from ..sharding.device_groups import group_index, permute_rounds, replica_groups
+from ..sharding.device_groups import (attribute_mesh, group_index, mesh_axes_attr,
+                                      permute_rounds, replica_groups)
 from ..sharding.model import AxisRef, TensorSharding
 from .reshard_planner import refine, same_mesh
 
@@ -50,18 +51,43 @@ class CollectiveLowering:
     `_record` and `_note`, and its `channel` (the next free channel handle), `_groups`
     and `_all_reduce_groups` memos."""
 
+    # replica_groups written as mesh axes ("mesh-axes"), as dense lists of device ids
+    # ("dense"), or ("auto") as mesh axes above COMPACT_ABOVE devices, where a dense list
+    # would make the module grow with the device count (issue 17), and as readable
+    # lists of ids below it.
+    groups_form = "auto"
+    COMPACT_ABOVE = 64
+
+    @property
+    def compact_groups(self) -> bool:
+        if self.groups_form == "auto":
+            return self.num_devices > self.COMPACT_ABOVE
+        return self.groups_form == "mesh-axes"
+
     def next_channel(self) -> ir.Attribute:
         handle = self.channel
         self.channel += 1
         return stablehlo.ChannelHandle.get(handle, 1)
 
     def groups(self, mesh, axes) -> ir.Attribute:
-        """replica_groups of a collective over `axes` of `mesh`. A mesh of fewer devices
+        """replica_groups of a collective over `axes` of `mesh`: named by the axes
+        (device_groups.mesh_axes_attr, a size independent of the device count) where
+        `compact_groups` says so and the mesh has every device in iota order, else a
+        dense list. A mesh of fewer devices
         than the program's: XLA wants every device in one group (of one size), so the
         devices outside the mesh (holding nothing of its values) make groups of their
         own, in order; a collective over groups that do not divide them is an error."""
         key = (mesh, tuple(axes))
         found = self._groups.get(key)
+        if found is None and self.compact_groups and mesh.size == self.num_devices:
+            # One attribute mesh for the whole module: XLA (jaxlib 0.10.2) names the
+            # meshes of these attributes by one symbol, so a second one is lost
+            # ("Unknown axis"). The first mesh that has one sets it.
+            frame = getattr(self, "_groups_frame", None)
+            if frame is None:
+                frame = self._groups_frame = attribute_mesh(mesh)
+            if frame is not None:
+                found = self._groups[key] = mesh_axes_attr(mesh, key[1], frame)
         if found is None:
             groups = replica_groups(mesh, key[1])
             outside = []

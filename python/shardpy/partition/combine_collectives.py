@@ -39,6 +39,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..ir.utils import reducer_region
+from ..sharding.device_groups import group_size_of
 
 MAX_BYTES = 64 << 20  # of operands per combined reduce_scatter
 
@@ -93,12 +94,12 @@ def _key(op: ir.Operation):
             list(inner[0].operands) != list(body.arguments):
         return None  # only `return f(%a, %b)` reducers are recognized
     attrs = op.attributes
-    return (str(operand_type.element_type), str(attrs["replica_groups"]),
+    return (str(operand_type.element_type), attrs["replica_groups"],
             "use_global_device_ids" in attrs, inner[0].name)
 
 
 def _group_size(op: ir.Operation) -> int:
-    return ir.DenseIntElementsAttr(op.attributes["replica_groups"]).type.shape[1]
+    return group_size_of(op.attributes["replica_groups"])
 
 
 def _combine_in_block(block: ir.Block, max_bytes: int) -> int:

@@ -27,6 +27,7 @@ from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETUR
                          INSERT_RESHARDS, LOOP, MANUAL, NAMED, PROPAGATION_BARRIER,
                          REGION_RETURN)
 from ..ops.registry import by_flow_kind, family, ops_with
+from ..sharding.device_groups import groups_of
 from ..sharding.manual_layout import even_manual_layouts
 from ..sharding.sdy_codec import SHARDING_ATTR
 from ..sharding.state import add_axes_back, manual_axes, without_axes
@@ -214,11 +215,7 @@ def check_manual_collectives(op: ir.Operation, mesh) -> None:
         if inner.name not in STABLEHLO_COLLECTIVES or "replica_groups" not in \
                 inner.attributes or not cross_partition(inner):
             continue
-        groups = ir.DenseIntElementsAttr(inner.attributes["replica_groups"])
-        width = groups.type.shape[1] if groups.type.rank == 2 else 0
-        values = list(groups)
-        for start in range(0, len(values), max(width, 1)):
-            devices = [d for d in values[start:start + width] if d >= 0]
+        for devices in groups_of(inner.attributes["replica_groups"]) or ():
             for device in devices[1:]:
                 for axis in free:
                     if mesh.coordinates(device)[axis] != mesh.coordinates(devices[0])[axis]:

@@ -52,9 +52,10 @@ class LocalLowering(CollectiveLowering):
     """The pass over one module (`run`); per-op lowerings (the `local.lower` hooks of shardpy.ops entries) get it
     as `lw`: local types, per-device values, collectives (CollectiveLowering)."""
 
-    def __init__(self, module: ir.Operation):
+    def __init__(self, module: ir.Operation, groups_form: str = "auto"):
         self.module = module
         self.state = ShardingState(module)
+        self.groups_form = groups_form  # replica_groups: CollectiveLowering.groups_form
         # Sharded values (a value missing is replicated), read as the walk reaches them:
         # their shardings and global types (before shrinking).
         self.shardings: dict[ir.Value, TensorSharding | None] = {}

@@ -12,6 +12,7 @@ from jaxlib.mlir import ir
 from ..ir.types import tensor_bytes
 from ..ir.utils import collect_ops
 from ..sharding.collective_time import collective_cost_bytes
+from ..sharding.device_groups import group_size_of
 
 COLLECTIVES = {
     "stablehlo.all_reduce": "all_reduce",
@@ -32,9 +33,7 @@ COLLECTIVES = {
 def _group_size(op: ir.Operation) -> int:
     if "replica_groups" not in op.attributes:
         return 0
-    groups = ir.DenseIntElementsAttr(op.attributes["replica_groups"])
-    shape = ir.ShapedType(groups.type).shape
-    return shape[1] if len(shape) == 2 else 0
+    return group_size_of(op.attributes["replica_groups"])
 
 
 def collective_cost(op: ir.Operation) -> float:

@@ -8,8 +8,12 @@ the same order in which a dim sharded on A numbers its shards. Device ids are lo
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Sequence
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
 
 from .model import AxisRef, Mesh
 
@@ -91,3 +95,127 @@ def permute_rounds(source, target, num_devices: int = 1
         rounds.append(tuple(pairs))
         waiting = left
     return rounds
+
+
+# -- replica_groups attributes: a dense list, or mesh axes ----------------------------
+# StableHLO takes a collective's replica_groups in two forms: a dense GxN tensor of
+# device ids, which grows with the device count, and
+#   #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [...]>,
+#                                      axes = [#stablehlo.axis_ref<name = "y">, ...]>
+# which names the axes (the groups of replica_groups(mesh, axes)) and does not. XLA (in
+# jaxlib 0.10.2) reads the second in the mesh's iota order only: it ignores a mesh's
+# device_ids, so a mesh with device_ids keeps the dense form.
+
+def attribute_mesh(mesh: Mesh) -> Mesh | None:
+    """A mesh the mesh-axes form can name `mesh`'s groups on (mesh_axes_attr's
+    `frame`): `mesh` itself, or, where it has one axis of size > 1, that axis written as
+    two (its smallest prime factor, then the rest): XLA rejects a mesh with fewer than
+    two such axes ("Unknown axis"). None for a mesh whose devices are not in iota order
+    (XLA ignores device_ids in this form), a maximal or empty mesh, or a lone axis of
+    prime size."""
+    if mesh.device_ids or not mesh.axes:
+        return None
+    big = [name for name, size in mesh.axes if size > 1]
+    if len(big) != 1:
+        return mesh if big else None
+    name = big[0]
+    n = mesh.axis_sizes[name]
+    f = next(k for k in range(2, n + 1) if n % k == 0)
+    if f == n:
+        return None
+    minor = name + "'"
+    while minor in mesh.axis_sizes:
+        minor += "'"
+    return Mesh(((name, f), (minor, n // f)))
+
+
+def _strided_range(mesh: Mesh, ref: AxisRef) -> tuple[int, int]:
+    """[lo, hi): the part of an iota device id `ref` is the digit of, multiplicatively
+    from the minor end (device id // lo % (hi // lo))."""
+    stride = 1
+    for name, size in reversed(mesh.axes):
+        if name == ref.name:
+            pre, end = ref.span(mesh)  # from the major end of the axis
+            return stride * size // end, stride * size // pre
+        stride *= size
+    raise KeyError(ref.name)
+
+
+def mesh_axes_attr(mesh: Mesh, axes: Sequence[AxisRef], frame: Mesh | None = None
+                   ) -> ir.Attribute | None:
+    """replica_groups(mesh, axes) as #stablehlo.replica_group_mesh_axes over the mesh
+    `frame` (an iota mesh of as many devices: attribute_mesh(mesh) by default; one per
+    module, as XLA reads one). None where that cannot be said: no frame, or an axis of
+    `mesh` whose digits do not fall on whole frame axes or sub-axes."""
+    frame = attribute_mesh(mesh) if frame is None else frame
+    if frame is None or mesh.device_ids or mesh.size != frame.size:
+        return None
+    spans = []  # frame axes, major first, with [lo, hi) in strided units
+    stride = frame.size
+    for name, size in frame.axes:
+        spans.append((name, stride // size, stride))
+        stride //= size
+    refs = []
+    for ref in axes:
+        lo, hi = _strided_range(mesh, ref)
+        for name, f_lo, f_hi in spans:  # major first: the ref's digits major to minor
+            a, b = max(lo, f_lo), min(hi, f_hi)
+            if a >= b:
+                continue
+            if a % f_lo or b % a or f_hi % b:
+                return None  # the digit crosses a frame axis off a sub-axis boundary
+            size = f_hi // f_lo
+            u, v = a // f_lo, b // f_lo  # the sub-axis' part of the frame axis, minor units
+            refs.append(stablehlo.AxisRefAttr.get(
+                name, None if (u, v) == (1, size) else
+                stablehlo.SubAxisInfoAttr.get(size // v, v // u)))
+    mesh_attr = stablehlo.MeshAttr.get(ir.ArrayAttr.get(
+        [stablehlo.MeshAxisAttr.get(name, size) for name, size in frame.axes]))
+    return stablehlo.ReplicaGroupMeshAxesAttr.get(mesh_attr, ir.ArrayAttr.get(refs))
+
+
+def groups_of(attr: ir.Attribute) -> tuple[tuple[int, ...], ...] | None:
+    """The device groups a replica_groups attribute lists, in either form (a dense
+    list's -1 padding dropped); None for a mesh named by symbol (`mesh = @m`)."""
+    if stablehlo.ReplicaGroupMeshAxesAttr.isinstance(attr):
+        found = _mesh_axes(attr)
+        return None if found is None else replica_groups(*found)
+    dense = ir.DenseIntElementsAttr(attr)
+    shape = ir.ShapedType(dense.type).shape
+    width = shape[1] if len(shape) == 2 else 0
+    values = list(dense)
+    return tuple(tuple(d for d in values[i:i + width] if d >= 0)
+                 for i in range(0, len(values), max(width, 1)))
+
+
+def group_size_of(attr: ir.Attribute) -> int:
+    """Devices in one group of a replica_groups attribute (0 for an empty list; a mesh
+    named by symbol counts its axes' sizes from the attribute's axis refs alone where
+    they are sub-axes, else 0)."""
+    if stablehlo.ReplicaGroupMeshAxesAttr.isinstance(attr):
+        found = _mesh_axes(attr)
+        if found is None:
+            return 0
+        mesh, axes = found
+        return math.prod(ref.size(mesh) for ref in axes)
+    shape = ir.ShapedType(ir.DenseIntElementsAttr(attr).type).shape
+    return shape[1] if len(shape) == 2 else 0
+
+
+def _mesh_axes(attr: ir.Attribute) -> tuple[Mesh, tuple[AxisRef, ...]] | None:
+    form = stablehlo.ReplicaGroupMeshAxesAttr(attr)
+    if not stablehlo.MeshAttr.isinstance(form.mesh):
+        return None
+    mesh_attr = stablehlo.MeshAttr(form.mesh)
+    mesh = Mesh(tuple((stablehlo.MeshAxisAttr(a).name, stablehlo.MeshAxisAttr(a).size)
+                      for a in mesh_attr.axes))
+    axes = []
+    for a in form.axes:
+        ref = stablehlo.AxisRefAttr(a)
+        sub = ref.sub_axis_info
+        if sub is not None:
+            info = stablehlo.SubAxisInfoAttr(sub)
+            axes.append(AxisRef(ref.name, (info.pre_size, info.size)))
+        else:
+            axes.append(AxisRef(ref.name))
+    return mesh, tuple(axes)
