@@ -9,12 +9,12 @@ axis, major-most, that nothing is sharded on: ["extra"=N/8, "data"=2, "model"=4]
 
     python bench/device_count.py                         # 8, 4096, 65536 devices; 3 runs each
     python bench/device_count.py --devices 8 65536 --repeat 5 --size 1k
-    python bench/device_count.py --replica-groups dense  # the dense lists, for comparison
-    python bench/device_count.py --worker FILE --replica-groups auto   # one run, JSON
+    python bench/device_count.py --compact off           # dense lists and tables, to compare
+    python bench/device_count.py --worker FILE --compact auto   # one run, JSON
 
 Each run is a fresh process (this script with --worker): it parses the module, runs
-`shardpy-partition` (verify_each off, as shardpy.jit runs it; `--replica-groups`
-passed to shardpy-to-local) and reports the pipeline's wall time (perf_counter), the
+`shardpy-partition` (verify_each off, as shardpy.jit runs it; `--compact` passed
+to shardpy-to-local) and reports the pipeline's wall time (perf_counter), the
 process's peak resident memory (ru_maxrss, jaxlib and all), and the per-device
 module's size as text and as MLIR bytecode. The table shows medians over `--repeat`
 runs and each figure's ratio to the 8-device one.
@@ -36,7 +36,7 @@ sys.path.insert(0, str(BENCH_DIR))
 
 PIPELINE = ("builtin.module(shardpy-import,shardpy-propagate,shardpy-choose-shardings,"
             "shardpy-insert-reshards,shardpy-reshard-to-collectives,"
-            "shardpy-to-local{{replica-groups={groups}}},shardpy-combine-collectives)")
+            "shardpy-to-local{{compact={groups}}},shardpy-combine-collectives)")
 MESH = re.compile(r'sdy\.mesh @mesh = <\["data"=2, "model"=4\]>')
 
 
@@ -62,6 +62,7 @@ def worker(path: str, groups: str) -> dict:
     from jaxlib.mlir import ir
 
     from shardpy.ir.diagnostics import DiagnosticEngine
+    from shardpy.ir.utils import collect_ops
     from shardpy.ir.jaxlib_bridge import make_context
     from shardpy.pipeline import Pipeline, PipelineOptions
 
@@ -82,7 +83,7 @@ def worker(path: str, groups: str) -> dict:
     return {"seconds": seconds,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "text_bytes": len(text.encode()), "bytecode_bytes": len(buffer.getvalue()),
-            "ops": text.count(" = ")}
+            "ops": len(collect_ops(module.operation))}
 
 
 def main() -> int:
@@ -90,13 +91,14 @@ def main() -> int:
     parser.add_argument("--devices", type=int, nargs="+", default=[8, 4096, 65536])
     parser.add_argument("--size", default="10k", help="bench/scale.py size (1k, 10k, 50k)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--replica-groups", default="auto",
-                        choices=("auto", "dense", "mesh-axes"))
+    parser.add_argument("--compact", default="auto", choices=("auto", "on", "off"),
+                        help="shardpy-to-local's compact option (off: dense replica "
+                        "groups and per-device tables, for comparison)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, args.replica_groups)))
+        print(json.dumps(worker(args.worker, args.compact)))
         return 0
 
     import scale
@@ -110,7 +112,7 @@ def main() -> int:
         for _ in range(args.repeat):  # the sizes alternate: drift hits all alike
             for n in args.devices:
                 done = subprocess.run([sys.executable, __file__, "--worker", str(paths[n]),
-                                       "--replica-groups", args.replica_groups],
+                                       "--compact", args.compact],
                                       capture_output=True, text=True)
                 if done.returncode:
                     print(done.stderr[-2000:], file=sys.stderr)
@@ -119,8 +121,8 @@ def main() -> int:
     median = {n: {k: statistics.median(r[k] for r in runs) for k in runs[0]}
               for n, runs in results.items()}
     base = median[args.devices[0]]
-    print(f"scale_{args.size} ({base['ops']:.0f} ops after partitioning), replica groups: "
-          f"{args.replica_groups}; medians of {args.repeat} runs, ratio to "
+    print(f"scale_{args.size} ({base['ops']:.0f} ops after partitioning), compact: "
+          f"{args.compact}; medians of {args.repeat} runs, ratio to "
           f"{args.devices[0]} devices")
     print(f"{'devices':>8} {'partition s':>12} {'ratio':>6} {'peak MB':>8} {'ratio':>6} "
           f"{'text KB':>9} {'ratio':>6} {'bytecode KB':>11} {'ratio':>6}")

@@ -6,6 +6,13 @@ where a device's shard starts (iota, non-splat constants, slices of collectives)
 their offsets from per-device tables indexed by stablehlo.partition_id. See
 shardpy.partition.to_local.
 
+Option compact (auto | on | off): with it on, the per-device module's size does not
+depend on the device count: collectives name their groups by mesh axes
+(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = ..., axes = [...]>`) and
+shard offsets are computed from the partition id ((id // stride) % size per axis),
+on meshes whose devices are in iota order. auto (the default) turns it on above 64
+devices; below, dense lists of device ids and tables stay (short, and readable).
+
 before:
     sdy.mesh @mesh = <["x"=4]>
     func.func @main(%a: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
@@ -38,14 +45,15 @@ from shardpy.pass_registry import option, register_pass
 class ToLocal:
     """Global shapes and sdy collectives -> per-device shapes and stablehlo collectives."""
 
-    replica_groups: str = option(
-        "auto", "how collectives name their device groups: mesh-axes "
-        "(#stablehlo.replica_group_mesh_axes, a size independent of the device count; "
-        "dense lists where a mesh has device_ids), dense (lists of device ids), or auto "
-        "(mesh-axes above 64 devices)")
+    compact: str = option(
+        "auto", "on: per-device code whose size does not depend on the device count "
+        "(collectives name their groups by mesh axes, #stablehlo.replica_group_mesh_axes; "
+        "shard offsets computed from the partition id), where a mesh's devices are in "
+        "iota order; off: dense lists of device ids and per-device tables; auto: on "
+        "above 64 devices")
 
     def run(self, module: ir.Operation) -> None:
-        if self.replica_groups not in ("auto", "dense", "mesh-axes"):
-            raise ShardpyError(f"shardpy-to-local: replica-groups must be auto, dense or "
-                               f"mesh-axes, not '{self.replica_groups}'")
-        LocalLowering(module, self.replica_groups).run()
+        if self.compact not in ("auto", "on", "off"):
+            raise ShardpyError(f"shardpy-to-local: compact must be auto, on or off, not "
+                               f"'{self.compact}'")
+        LocalLowering(module, self.compact).run()

@@ -1,20 +1,22 @@
-// Collectives name their device groups by mesh axes
-// (#stablehlo.replica_group_mesh_axes) instead of listing every device id, so the
-// per-device module does not grow with the device count (issue 17): shardpy-to-local's
-// replica-groups option (auto: above 64 devices; mesh-axes; dense). XLA (jaxlib 0.10.2)
+// With shardpy-to-local's compact option (auto: on above 64 devices; on; off),
+// collectives name their device groups by mesh axes (#stablehlo.replica_group_mesh_axes)
+// instead of listing every device id, and shard offsets are computed from the partition
+// id instead of read from a table with an entry per device, so the per-device module
+// does not grow with the device count (issue 17). XLA (jaxlib 0.10.2)
 // reads one such mesh per module, rejects a mesh with fewer than two axes of size > 1,
 // and ignores device_ids: a lone axis is written as two, every collective names the
 // module's one attribute mesh, and a mesh with device_ids keeps dense lists.
 
-// RUN: shardpy-opt %s --split-input-file --shardpy-to-local='replica-groups=mesh-axes' | FileCheck %s
-// RUN: shardpy-opt %s --split-input-file --shardpy-to-local | FileCheck %s --check-prefix=AUTO
-// RUN: shardpy-opt %s --split-input-file --shardpy-to-local='replica-groups=dense' | FileCheck %s --check-prefix=AUTO
+// RUN: shardpy-opt %s --split-input-file --shardpy-propagate --shardpy-insert-reshards --shardpy-reshard-to-collectives --shardpy-to-local='compact=on' | FileCheck %s
+// RUN: shardpy-opt %s --split-input-file --shardpy-propagate --shardpy-insert-reshards --shardpy-reshard-to-collectives --shardpy-to-local | FileCheck %s --check-prefix=AUTO
+// RUN: shardpy-opt %s --split-input-file --shardpy-propagate --shardpy-insert-reshards --shardpy-reshard-to-collectives --shardpy-to-local='compact=off' | FileCheck %s --check-prefix=AUTO
 
 // Each module partitioned and run on its devices, equal to one device:
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[0])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{replica-groups=mesh-axes})' | FileCheck %s --check-prefix=EXEC
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[1])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{replica-groups=mesh-axes})' | FileCheck %s --check-prefix=EXEC
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[2])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{replica-groups=mesh-axes})' | FileCheck %s --check-prefix=EXEC
-// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[3])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{replica-groups=mesh-axes})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[0])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[1])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[2])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[3])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[4])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
 
 // Two axes: the groups of "y", of "y","x" (the order of the axes is the order in a
@@ -83,5 +85,28 @@ module @device_ids attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas 
   func.func public @main(%arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<4x2xf32> {
     %0 = sdy.all_gather [{"y"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<4x2xf32>
     return %0 : tensor<4x2xf32>
+  }
+}
+
+// -----
+
+// Shard offsets (a replicated value sliced to its shard, an iota made per device) come
+// from the partition id: the coordinate along "data" is id // 4, along "model" id % 4;
+// with compact=off, from a table with an entry per device.
+// CHECK-LABEL: module @offsets
+// CHECK:         %[[PID:.*]] = stablehlo.convert %{{.*}} : (tensor<ui32>) -> tensor<i32>
+// CHECK-NOT:     dense<[0, 32
+// CHECK:         stablehlo.divide %[[PID]], %{{.*}} : tensor<i32>
+// CHECK:         stablehlo.remainder %[[PID]], %{{.*}} : tensor<i32>
+// CHECK-NOT:     dense<[0, 32
+// AUTO-LABEL: module @offsets
+// AUTO: stablehlo.constant dense<[0, 0, 0, 0, 32, 32, 32, 32]> : tensor<8xi32>
+module @offsets attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["data"=2, "model"=4]>
+  func.func public @main(%arg0: tensor<64x32xf32>) -> (tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {"model"}]>}) {
+    %0 = stablehlo.sine %arg0 : tensor<64x32xf32>
+    %1 = stablehlo.iota dim = 0 : tensor<64x32xf32>
+    %2 = stablehlo.add %0, %1 : tensor<64x32xf32>
+    return %2 : tensor<64x32xf32>
   }
 }

@@ -59,12 +59,14 @@ EDGES_PIPELINE = "builtin.module(sdy-add-data-flow-edges,shardpy-partition)"
 # Features.manual, 1 program in 3 of those drawing it (manual.through_gspmd): the module
 # as PyTorch/XLA writes it (GSPMD custom calls around the manual region), read back.
 GSPMD_PIPELINE = "builtin.module(shardpy-export-gspmd,shardpy-import,shardpy-partition)"
-# 1 program in 4 of the others (mesh_axes_seed): collectives name their groups by mesh
-# axes (#stablehlo.replica_group_mesh_axes), as on meshes of more than 64 devices.
-MESH_AXES_PIPELINE = (
+# 1 program in 4 of the others (compact_seed): per-device code in the form whose size does
+# not depend on the device count (shardpy-to-local compact=on: groups named by mesh axes,
+# #stablehlo.replica_group_mesh_axes; shard offsets from the partition id), as on meshes
+# of more than 64 devices.
+COMPACT_PIPELINE = (
     "builtin.module(shardpy-import,shardpy-propagate,shardpy-choose-shardings,"
     "shardpy-insert-reshards,shardpy-reshard-to-collectives,"
-    "shardpy-to-local{replica-groups=mesh-axes},shardpy-combine-collectives)")
+    "shardpy-to-local{compact=on},shardpy-combine-collectives)")
 BYTES_RANKED_PROFILE = HERE.parent / "Inputs" / "bytes_only_profile.json"
 FAILING = ("mismatch", "partition-error", "run-error", "timeout", "crash")
 
@@ -123,7 +125,7 @@ class Runner:
         self.context = make_context()
         self.pipelines = {text: Pipeline(text, self.context)
                           for text in (PIPELINE, EDGES_PIPELINE, GSPMD_PIPELINE,
-                                       MESH_AXES_PIPELINE)}
+                                       COMPACT_PIPELINE)}
         self._exporter = Pipeline("builtin.module(shardpy-export-gspmd)", self.context)
         self.pipeline = self.pipelines[PIPELINE]
         self._pipeline = self.pipeline  # the one run_text uses
@@ -166,7 +168,7 @@ class Runner:
         """The pipeline `seed`'s program goes through: GSPMD_PIPELINE for the programs
         manual.through_gspmd picks whose module GSPMD can express (no sdy-only form:
         groups, unreduced axes, edges, sub-axes GSPMD cannot tile, ...), else
-        EDGES_PIPELINE (data_flow_edges_seed), MESH_AXES_PIPELINE (mesh_axes_seed) or
+        EDGES_PIPELINE (data_flow_edges_seed), COMPACT_PIPELINE (compact_seed) or
         PIPELINE."""
         from jaxlib.mlir import ir
 
@@ -183,7 +185,7 @@ class Runner:
                     pass
         if data_flow_edges_seed(seed, self.features):
             return EDGES_PIPELINE
-        return MESH_AXES_PIPELINE if mesh_axes_seed(seed) else PIPELINE
+        return COMPACT_PIPELINE if compact_seed(seed) else PIPELINE
 
     def run_text(self, text: str, seed: int = -1, widened=None) -> Outcome:
         """Partition and run `text`; `widened` (optional) makes the same program in f64
@@ -417,8 +419,8 @@ def data_flow_edges_seed(seed: int, features: generate.Features) -> bool:
     return features.data_flow_edges and seed % 5 == 4
 
 
-def mesh_axes_seed(seed: int) -> bool:
-    """Whether `seed`'s collectives name their groups by mesh axes (MESH_AXES_PIPELINE):
+def compact_seed(seed: int) -> bool:
+    """Whether `seed`'s per-device code is written compact (COMPACT_PIPELINE):
     1 in 4 (own RNG: the programs themselves do not change)."""
     return random.Random(f"mesh axes {seed}").random() < 1 / 4
 

@@ -31,7 +31,7 @@ from ..lowering import padding
 from ..ops.registry import ops_with
 from ..sharding import axis_algebra as aa
 from ..sharding.device_groups import (attribute_mesh, group_index, mesh_axes_attr,
-                                      permute_rounds, replica_groups)
+                                      permute_rounds, replica_groups, strided_range)
 from ..sharding.model import AxisRef, TensorSharding
 from .reshard_planner import refine, same_mesh
 
@@ -51,18 +51,46 @@ class CollectiveLowering:
     `_record` and `_note`, and its `channel` (the next free channel handle), `_groups`
     and `_all_reduce_groups` memos."""
 
-    # replica_groups written as mesh axes ("mesh-axes"), as dense lists of device ids
-    # ("dense"), or ("auto") as mesh axes above COMPACT_ABOVE devices, where a dense list
-    # would make the module grow with the device count (issue 17), and as readable
-    # lists of ids below it.
-    groups_form = "auto"
+    # Per-device code whose size does not depend on the device count (issue 17):
+    # replica groups named by mesh axes, shard offsets computed from the partition id
+    # ("on"); dense lists of device ids and per-device tables ("off"); "auto": on above
+    # COMPACT_ABOVE devices, where lists and tables grow large, and off below, where
+    # they are short and readable.
+    compact = "auto"
     COMPACT_ABOVE = 64
 
     @property
     def compact_groups(self) -> bool:
-        if self.groups_form == "auto":
+        if self.compact == "auto":
             return self.num_devices > self.COMPACT_ABOVE
-        return self.groups_form == "mesh-axes"
+        return self.compact == "on"
+
+    def arithmetic_offsets(self, mesh) -> bool:
+        """Compute shard offsets on `mesh` from the partition id (shard_offset) rather
+        than read them from a table of one entry per device: with compact groups, on a
+        mesh of every device in iota order."""
+        return self.compact_groups and not mesh.device_ids and bool(mesh.axes) and \
+            mesh.size == self.num_devices
+
+    def shard_offset(self, mesh, axes, scale: int) -> ir.Value:
+        """tensor<i32>: this device's shard index along `axes` of `mesh` (an iota mesh
+        of every device: arithmetic_offsets) times `scale`, computed from the partition
+        id: each axis' coordinate is a digit of it, (id // stride) % size, weighted as
+        the axes nest (major first)."""
+        if not axes:
+            return const_i32(0)
+        pid = self.partition_id()
+        total = None
+        weight = scale
+        for ref in reversed(tuple(axes)):
+            lo, hi = strided_range(mesh, ref)
+            digit = pid if lo == 1 else stablehlo.DivOp(pid, const_i32(lo)).result
+            if hi < mesh.size:
+                digit = stablehlo.RemOp(digit, const_i32(hi // lo)).result
+            term = digit if weight == 1 else stablehlo.MulOp(digit, const_i32(weight)).result
+            total = term if total is None else stablehlo.AddOp(total, term).result
+            weight *= hi // lo
+        return total
 
     def next_channel(self) -> ir.Attribute:
         handle = self.channel
@@ -338,10 +366,14 @@ class CollectiveLowering:
             # A whole dim padded to whole shards first (uneven dims).
             value = _fit(value, d, local_out.shape[d] * prod(a.size(mesh) for a in axes),
                          not s.axes, op)
+            if self.arithmetic_offsets(mesh):
+                per_device[d] = self.shard_offset(mesh, axes, local_out.shape[d])
+                continue
             for device in mesh.devices:
                 per_device[d][device] = group_index(mesh, tuple(axes), device) * \
                     local_out.shape[d]
-        offsets = [self.device_scalar(v) for v in per_device]
+        offsets = [v if isinstance(v, ir.Value) else self.device_scalar(v)
+                   for v in per_device]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
 

@@ -52,10 +52,10 @@ class LocalLowering(CollectiveLowering):
     """The pass over one module (`run`); per-op lowerings (the `local.lower` hooks of shardpy.ops entries) get it
     as `lw`: local types, per-device values, collectives (CollectiveLowering)."""
 
-    def __init__(self, module: ir.Operation, groups_form: str = "auto"):
+    def __init__(self, module: ir.Operation, compact: str = "auto"):
         self.module = module
         self.state = ShardingState(module)
-        self.groups_form = groups_form  # replica_groups: CollectiveLowering.groups_form
+        self.compact = compact  # CollectiveLowering.compact
         # Sharded values (a value missing is replicated), read as the walk reaches them:
         # their shardings and global types (before shrinking).
         self.shardings: dict[ir.Value, TensorSharding | None] = {}
@@ -364,6 +364,10 @@ class LocalLowering(CollectiveLowering):
 
     def offsets(self, sharding: TensorSharding, local_shape) -> list[ir.Value]:
         """Where this device's shard starts, per dim."""
+        mesh = sharding.mesh
+        if not (mesh.is_empty or mesh.is_maximal) and self.arithmetic_offsets(mesh):
+            return [self.shard_offset(mesh, dim.axes, size)
+                    for dim, size in zip(sharding.dims, local_shape)]
         per_device = [[0] * self.num_devices for _ in local_shape]
         for device in range(self.num_devices):
             if not sharding.mesh.contains_device(device):

@@ -129,7 +129,7 @@ def attribute_mesh(mesh: Mesh) -> Mesh | None:
     return Mesh(((name, f), (minor, n // f)))
 
 
-def _strided_range(mesh: Mesh, ref: AxisRef) -> tuple[int, int]:
+def strided_range(mesh: Mesh, ref: AxisRef) -> tuple[int, int]:
     """[lo, hi): the part of an iota device id `ref` is the digit of, multiplicatively
     from the minor end (device id // lo % (hi // lo))."""
     stride = 1
@@ -157,7 +157,7 @@ def mesh_axes_attr(mesh: Mesh, axes: Sequence[AxisRef], frame: Mesh | None = Non
         stride //= size
     refs = []
     for ref in axes:
-        lo, hi = _strided_range(mesh, ref)
+        lo, hi = strided_range(mesh, ref)
         for name, f_lo, f_hi in spans:  # major first: the ref's digits major to minor
             a, b = max(lo, f_lo), min(hi, f_hi)
             if a >= b:
