@@ -8,9 +8,10 @@ shardpy.partition.to_local.
 
 Option compact (auto | on | off): with it on, the per-device module's size does not
 depend on the device count: collectives name their groups by mesh axes
-(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = ..., axes = [...]>`) and
-shard offsets are computed from the partition id ((id // stride) % size per axis),
-on meshes whose devices are in iota order. auto (the default) turns it on above 64
+(`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = ..., axes = [...]>`),
+shard offsets are computed from the partition id ((id // stride) % size per axis) and
+other per-shard values (padding counts, halo windows) read from a table with one entry
+per shard instead of per device, on meshes whose devices are in iota order. auto (the default) turns it on above 64
 devices; below, dense lists of device ids and tables stay (short, and readable).
 
 before:

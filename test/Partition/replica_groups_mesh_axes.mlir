@@ -1,8 +1,8 @@
 // With shardpy-to-local's compact option (auto: on above 64 devices; on; off),
 // collectives name their device groups by mesh axes (#stablehlo.replica_group_mesh_axes)
-// instead of listing every device id, and shard offsets are computed from the partition
-// id instead of read from a table with an entry per device, so the per-device module
-// does not grow with the device count (issue 17). XLA (jaxlib 0.10.2)
+// instead of listing every device id, shard offsets are computed from the partition id
+// and other per-shard values read from a table with an entry per shard, not per device,
+// so the per-device module does not grow with the device count (issue 17). XLA (jaxlib 0.10.2)
 // reads one such mesh per module, rejects a mesh with fewer than two axes of size > 1,
 // and ignores device_ids: a lone axis is written as two, every collective names the
 // module's one attribute mesh, and a mesh with device_ids keeps dense lists.
@@ -17,6 +17,7 @@
 // RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[2])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[3])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[4])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import sys; print(open(sys.argv[1]).read().split('\n// -----\n')[5])" %s | shardpy-run - --check --pass-pipeline='builtin.module(shardpy-propagate,shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local{compact=on})' | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
 
 // Two axes: the groups of "y", of "y","x" (the order of the axes is the order in a
@@ -108,5 +109,26 @@ module @offsets attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1
     %1 = stablehlo.iota dim = 0 : tensor<64x32xf32>
     %2 = stablehlo.add %0, %1 : tensor<64x32xf32>
     return %2 : tensor<64x32xf32>
+  }
+}
+
+// -----
+
+// Per-shard values that are not offsets (a max over an uneven sharded dim: each shard's
+// count of real elements, 3, 3, 3, 1 along "y", masks the padding): with compact=on a
+// table of one entry per shard, indexed by the coordinate computed from the partition
+// id; with compact=off one entry per device.
+// CHECK-LABEL: module @per_shard
+// CHECK:         stablehlo.constant dense<[3, 3, 3, 1]> : tensor<4xi32>
+// CHECK:         stablehlo.remainder
+// CHECK-NOT:     tensor<8xi32>
+// AUTO-LABEL: module @per_shard
+// AUTO:          stablehlo.constant dense<[3, 3, 3, 1, 3, 3, 3, 1]> : tensor<8xi32>
+module @per_shard attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<2x10xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+    %c = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.maximum across dimensions = [1] : (tensor<2x10xf32>, tensor<f32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
   }
 }

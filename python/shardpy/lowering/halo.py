@@ -239,29 +239,12 @@ class Exchanger:
     def __init__(self, lw):
         self.lw = lw
 
-    def shard_of_device(self, mesh, axes) -> dict[int, tuple[tuple[int, ...], int]]:
-        """device -> (its replica group along `axes`, its shard index in it)."""
-        found = {}
-        for group in replica_groups(mesh, tuple(axes)):
-            for k, device in enumerate(group):
-                found[device] = (group, k)
-        return found
-
-    def per_device(self, mesh, axes, per_shard) -> list:
-        """A per-device table (indexed by logical device id) from per-shard values."""
-        where = self.shard_of_device(mesh, axes)
-        table = [0] * self.lw.num_devices
-        for device, (_, k) in where.items():
-            table[device] = per_shard[k]
-        return table
-
     def flag(self, mesh, axes, shards: set[int] | frozenset[int], shape) -> ir.Value:
         """tensor<shape x i1>: true on devices whose shard index is in `shards`."""
         lw = self.lw
         i1 = ir.IntegerType.get_signless(1)
-        table = self.per_device(mesh, axes, [int(k in shards) for k in range(
-            max(len(g) for g in replica_groups(mesh, tuple(axes))))])
-        scalar = lw.device_scalar(table)
+        scalar = lw.shard_scalar(mesh, axes, [int(k in shards) for k in range(
+            prod(a.size(mesh) for a in axes))])
         pred = stablehlo.CompareOp(scalar, const_i32(1),
                                    stablehlo.ComparisonDirectionAttr.get("EQ")).result
         return stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(list(shape), i1), pred,
@@ -328,7 +311,7 @@ class Exchanger:
                 buffer = _slice(buffer, dim, offset, offset + window.size)
         else:
             starts = [const_i32(0)] * len(shape)
-            starts[dim] = self.lw.device_scalar(self.per_device(mesh, axes, window.offsets))
+            starts[dim] = self.lw.shard_scalar(mesh, axes, window.offsets)
             buffer = stablehlo.DynamicSliceOp(
                 buffer, starts, out_shape,
                 results=[ir.RankedTensorType.get(out_shape, vtype.element_type)]).result
@@ -358,7 +341,7 @@ class Exchanger:
         i32 = ir.IntegerType.get_signless(32)
         i1 = ir.IntegerType.get_signless(1)
         position = stablehlo.IotaOp(ir.RankedTensorType.get(shape, i32), dim).result
-        start = self.lw.device_scalar(self.per_device(mesh, axes, window.starts))
+        start = self.lw.shard_scalar(mesh, axes, window.starts)
         position = stablehlo.AddOp(position, stablehlo.BroadcastInDimOp(
             ir.RankedTensorType.get(shape, i32), start, []).result).result
         pred_type = ir.RankedTensorType.get(shape, i1)

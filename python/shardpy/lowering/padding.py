@@ -30,6 +30,7 @@ on local values): `mask_operands` (an op's LocalOp.padding masks), `fit_dim`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -171,13 +172,12 @@ def valid_mask(lw, sharding, global_shape: Sequence[int], local_shape: Sequence[
     mask = None
     for d in dims:
         size, local = global_shape[d], local_shape[d]
-        counts = [0] * lw.num_devices
-        for device in range(lw.num_devices):
-            if sharding.mesh.contains_device(device):
-                start = sharding.shard_index(device)[d] * local
-                counts[device] = min(local, max(0, size - start))
+        axes = sharding.dims[d].axes
+        n = math.prod(a.size(sharding.mesh) for a in axes)
+        counts = [min(local, max(0, size - k * local)) for k in range(n)]
         count = stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(shape, i32),
-                                           lw.device_scalar(counts), []).result
+                                           lw.shard_scalar(sharding.mesh, axes, counts),
+                                           []).result
         position = stablehlo.IotaOp(ir.RankedTensorType.get(shape, i32), d).result
         real = stablehlo.CompareOp(position, count,
                                    stablehlo.ComparisonDirectionAttr.get("LT")).result

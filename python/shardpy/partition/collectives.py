@@ -52,15 +52,16 @@ class CollectiveLowering:
     and `_all_reduce_groups` memos."""
 
     # Per-device code whose size does not depend on the device count (issue 17):
-    # replica groups named by mesh axes, shard offsets computed from the partition id
-    # ("on"); dense lists of device ids and per-device tables ("off"); "auto": on above
+    # replica groups named by mesh axes, per-shard values from the partition id
+    # (shard_scalar) ("on"); dense lists of device ids and per-device tables ("off"); "auto": on above
     # COMPACT_ABOVE devices, where lists and tables grow large, and off below, where
     # they are short and readable.
     compact = "auto"
     COMPACT_ABOVE = 64
+    _groups_frame = None  # the module's one mesh of mesh-axes groups (groups)
 
     @property
-    def compact_groups(self) -> bool:
+    def is_compact(self) -> bool:
         if self.compact == "auto":
             return self.num_devices > self.COMPACT_ABOVE
         return self.compact == "on"
@@ -69,7 +70,7 @@ class CollectiveLowering:
         """Compute shard offsets on `mesh` from the partition id (shard_offset) rather
         than read them from a table of one entry per device: with compact groups, on a
         mesh of every device in iota order."""
-        return self.compact_groups and not mesh.device_ids and bool(mesh.axes) and \
+        return self.is_compact and not mesh.device_ids and bool(mesh.axes) and \
             mesh.size == self.num_devices
 
     def shard_offset(self, mesh, axes, scale: int) -> ir.Value:
@@ -92,6 +93,33 @@ class CollectiveLowering:
             weight *= hi // lo
         return total
 
+    def shard_scalar(self, mesh, axes, per_shard) -> ir.Value:
+        """tensor<i32>: per_shard[k] on the devices that hold shard k along `axes` of
+        `mesh` (0 on devices outside it). Compact (arithmetic_offsets): from the
+        partition id, per_shard as arithmetic where it is affine in k (offsets), else
+        read from a table of one entry per shard; otherwise from a table of one entry
+        per device."""
+        axes = tuple(axes)
+        if axes and self.arithmetic_offsets(mesh):
+            first = per_shard[0]
+            step = per_shard[1] - first if len(per_shard) > 1 else 0
+            if all(v == first + k * step for k, v in enumerate(per_shard)):
+                if step == 0:
+                    return const_i32(first)
+                value = self.shard_offset(mesh, axes, step)
+                return value if first == 0 else stablehlo.AddOp(value, const_i32(first)).result
+            i32 = ir.IntegerType.get_signless(32)
+            table = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
+                np.array(per_shard, dtype=np.int32))).result
+            picked = stablehlo.DynamicSliceOp(
+                table, [self.shard_offset(mesh, axes, 1)], [1],
+                results=[ir.RankedTensorType.get([1], i32)]).result
+            return stablehlo.ReshapeOp(ir.RankedTensorType.get([], i32), picked).result
+        table = [0] * self.num_devices
+        for device in mesh.devices:
+            table[device] = per_shard[group_index(mesh, axes, device)]
+        return self.device_scalar(table)
+
     def next_channel(self) -> ir.Attribute:
         handle = self.channel
         self.channel += 1
@@ -100,18 +128,18 @@ class CollectiveLowering:
     def groups(self, mesh, axes) -> ir.Attribute:
         """replica_groups of a collective over `axes` of `mesh`: named by the axes
         (device_groups.mesh_axes_attr, a size independent of the device count) where
-        `compact_groups` says so and the mesh has every device in iota order, else a
-        dense list. A mesh of fewer devices
-        than the program's: XLA wants every device in one group (of one size), so the
-        devices outside the mesh (holding nothing of its values) make groups of their
-        own, in order; a collective over groups that do not divide them is an error."""
+        `is_compact` says so and the mesh has every device in iota order, else a
+        dense list. A mesh of fewer devices than the program's: XLA wants every device
+        in one group (of one size), so the devices outside the mesh (holding nothing of
+        its values) make groups of their own, in order; a collective over groups that do
+        not divide them is an error."""
         key = (mesh, tuple(axes))
         found = self._groups.get(key)
-        if found is None and self.compact_groups and mesh.size == self.num_devices:
+        if found is None and self.is_compact and mesh.size == self.num_devices:
             # One attribute mesh for the whole module: XLA (jaxlib 0.10.2) names the
             # meshes of these attributes by one symbol, so a second one is lost
             # ("Unknown axis"). The first mesh that has one sets it.
-            frame = getattr(self, "_groups_frame", None)
+            frame = self._groups_frame
             if frame is None:
                 frame = self._groups_frame = attribute_mesh(mesh)
             if frame is not None:
@@ -343,10 +371,8 @@ class CollectiveLowering:
 
     def _keep_on_first(self, value: ir.Value, mesh, axes) -> ir.Value:
         """The value on the first device along `axes`, zeros on the others."""
-        first = [0] * self.num_devices
-        for device in mesh.devices:
-            first[device] = int(group_index(mesh, tuple(axes), device) == 0)
-        flag = self.device_scalar(first)
+        flag = self.shard_scalar(mesh, axes, [1] + [0] * (
+            prod(a.size(mesh) for a in axes) - 1))
         i1 = ir.IntegerType.get_signless(1)
         keep = stablehlo.CompareOp(flag, const_i32(1),
                                    stablehlo.ComparisonDirectionAttr.get("EQ")).result
@@ -358,22 +384,16 @@ class CollectiveLowering:
 
     def _all_slice(self, value, source, target, local_out, op) -> ir.Value:
         mesh = target.mesh
-        per_device = [[0] * self.num_devices for _ in target.dims]
+        sliced = []  # per dim: the axes it is sliced along (after any padding)
         for d, (s, t) in enumerate(zip(source.dims, target.dims)):
             axes = _suffix_after(t.axes, s.axes, mesh)
-            if not axes:
-                continue
-            # A whole dim padded to whole shards first (uneven dims).
-            value = _fit(value, d, local_out.shape[d] * prod(a.size(mesh) for a in axes),
-                         not s.axes, op)
-            if self.arithmetic_offsets(mesh):
-                per_device[d] = self.shard_offset(mesh, axes, local_out.shape[d])
-                continue
-            for device in mesh.devices:
-                per_device[d][device] = group_index(mesh, tuple(axes), device) * \
-                    local_out.shape[d]
-        offsets = [v if isinstance(v, ir.Value) else self.device_scalar(v)
-                   for v in per_device]
+            sliced.append(axes)
+            if axes:
+                # A whole dim padded to whole shards first (uneven dims).
+                value = _fit(value, d, local_out.shape[d] * prod(a.size(mesh) for a in axes),
+                             not s.axes, op)
+        offsets = [self.shard_scalar(mesh, axes, [k * size for k in range(
+            prod(a.size(mesh) for a in axes))]) for axes, size in zip(sliced, local_out.shape)]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
 

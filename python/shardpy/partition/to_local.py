@@ -31,6 +31,8 @@ The module is marked `shardpy.per_device`; `@main` keeps its arguments' and resu
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
@@ -365,17 +367,11 @@ class LocalLowering(CollectiveLowering):
     def offsets(self, sharding: TensorSharding, local_shape) -> list[ir.Value]:
         """Where this device's shard starts, per dim."""
         mesh = sharding.mesh
-        if not (mesh.is_empty or mesh.is_maximal) and self.arithmetic_offsets(mesh):
-            return [self.shard_offset(mesh, dim.axes, size)
-                    for dim, size in zip(sharding.dims, local_shape)]
-        per_device = [[0] * self.num_devices for _ in local_shape]
-        for device in range(self.num_devices):
-            if not sharding.mesh.contains_device(device):
-                continue
-            index = sharding.shard_index(device)
-            for d, size in enumerate(local_shape):
-                per_device[d][device] = index[d] * size
-        return [self.device_scalar(v) for v in per_device]
+        if mesh.is_empty or mesh.is_maximal:
+            return [const_i32(0) for _ in local_shape]
+        return [self.shard_scalar(mesh, dim.axes, [k * size for k in range(
+            math.prod(a.size(mesh) for a in dim.axes))])
+            for dim, size in zip(sharding.dims, local_shape)]
 
 
 # Indexing ops XLA:CPU folds with a dynamic_slice they read (through the ops it moves a

@@ -4,10 +4,12 @@ local values, and the small StableHLO builders they are written with.
 """
 from __future__ import annotations
 
+import math
+
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...ir.utils import zero_attr
+from ...ir.utils import const_i32, zero_attr
 from ...sharding.model import TensorSharding
 
 
@@ -87,11 +89,13 @@ def to_work(value: ir.Value, work: ir.IntegerType) -> ir.Value:
 def dim_offset(lw, sharding: TensorSharding, dim: int, local_size: int,
                 element_type: ir.IntegerType) -> ir.Value:
     """Where this device's shard of `dim` starts (a scalar of `element_type`)."""
-    values = [0] * lw.num_devices
-    for device in range(lw.num_devices):
-        if sharding.mesh.contains_device(device):
-            values[device] = sharding.shard_index(device)[dim] * local_size
-    offset = lw.device_scalar(values)
+    mesh = sharding.mesh
+    if mesh.is_empty or mesh.is_maximal:
+        offset = const_i32(0)
+    else:
+        axes = sharding.dims[dim].axes
+        offset = lw.shard_scalar(mesh, axes, [k * local_size for k in range(
+            math.prod(a.size(mesh) for a in axes))])
     if element_type != i32():
         offset = stablehlo.ConvertOp(tensor_type([], element_type), offset).result
     return offset

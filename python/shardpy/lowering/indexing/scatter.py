@@ -6,13 +6,14 @@ initial value counted once.
 """
 from __future__ import annotations
 
+import math
+
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..reducers import IDEMPOTENT_REDUCERS, identity_value, scatter_reducer
 from ...ir.diagnostics import ShardpyError
 from ...ir.utils import after
-from ...sharding.device_groups import group_index
 from ...sharding.model import TensorSharding
 from .common import (Indices, conjoin, compare, dim_offset, global_size, i32,
                      replace_result, scalar_of, set_bool_attr, splat, spread, summable)
@@ -48,10 +49,9 @@ def _identity(value_type: ir.RankedTensorType, reducer: str) -> ir.Value:
 
 def _first_along(lw, mesh, axes) -> ir.Value:
     """tensor<i1>: is this device the first one along `axes`?"""
-    first = [0] * lw.num_devices
-    for device in mesh.devices:
-        first[device] = int(group_index(mesh, tuple(axes), device) == 0)
-    return compare(lw.device_scalar(first), scalar_of(1, i32()), "EQ")
+    n = math.prod(a.size(mesh) for a in axes)
+    return compare(lw.shard_scalar(mesh, axes, [1] + [0] * (n - 1)), scalar_of(1, i32()),
+                   "EQ")
 
 
 

@@ -144,8 +144,8 @@ def lower_concatenate(lw, op) -> bool:
         i32 = ir.IntegerType.get_signless(32)
         shape = list(local_type.shape)
         M = shape[dim]
-        base = lw.device_scalar(ex.per_device(out.sharding.mesh, out.axes(dim),
-                                              [k * M for k in range(out.shards(dim))]))
+        base = lw.shard_scalar(out.sharding.mesh, out.axes(dim),
+                               [k * M for k in range(out.shards(dim))])
         position = stablehlo.AddOp(
             stablehlo.IotaOp(ir.RankedTensorType.get(shape, i32), dim).result,
             stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(shape, i32), base,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..halo import Exchanger, Window
+from ..halo import Window
 from ...ir.utils import after, const_i32
 from .common import (Analysis, Halo, per_shard, shape_of, lowered, ints, same_axes,
                      cost_from, apply_halos, cannot_lower)
@@ -83,11 +83,9 @@ def lower_pad(lw, op) -> bool:
     local_out = list(rtype.shape)
     result.set_type(ir.RankedTensorType.get(padded, rtype.element_type))
     with op.location, after(op):
-        ex = Exchanger(lw)
         starts = [const_i32(0)] * len(padded)
         for d, offsets in cut.items():
-            starts[d] = lw.device_scalar(ex.per_device(src.sharding.mesh, src.axes(d),
-                                                       offsets))
+            starts[d] = lw.shard_scalar(src.sharding.mesh, src.axes(d), offsets)
         sliced = stablehlo.DynamicSliceOp(result, starts, local_out, results=[
             ir.RankedTensorType.get(local_out, rtype.element_type)]).result
     lw.takes_over(sliced, result)

@@ -10,7 +10,7 @@ from math import prod
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..halo import Exchanger, scalar_constant, sliding_window
+from ..halo import scalar_constant, sliding_window
 from ..reducers import (COMBINABLE_REDUCERS, body_reducer, identity_value, is_identity_init,
                         reducer_op)
 from ...ir.utils import after, reducer_region
@@ -124,7 +124,6 @@ def _finish_scan(lw, op, sharding: TensorSharding, dim: int, reverse: bool) -> N
     element = rtype.element_type
     reducer = reducer_op(op)
     mesh, axes = sharding.mesh, tuple(sharding.dims[dim].axes)
-    ex = Exchanger(lw)
     n = sharding.dim_shards(dim)
     i32 = ir.IntegerType.get_signless(32)
     with op.location, after(op):
@@ -140,7 +139,7 @@ def _finish_scan(lw, op, sharding: TensorSharding, dim: int, reverse: bool) -> N
         gathered = stablehlo.AllGatherOp([gathered_type], [total], dim, lw.groups(mesh, axes),
                                          channel_handle=lw.next_channel(),
                                          use_global_device_ids=True).results[0]
-        me = lw.device_scalar(ex.per_device(mesh, axes, list(range(n))))
+        me = lw.shard_scalar(mesh, axes, list(range(n)))
         index = stablehlo.IotaOp(ir.RankedTensorType.get(gathered_shape, i32), dim).result
         mine = stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(gathered_shape, i32), me,
                                           []).result

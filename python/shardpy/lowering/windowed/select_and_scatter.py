@@ -7,7 +7,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..halo import Exchanger, Window, scalar_constant
+from ..halo import Window, scalar_constant
 from ..reducers import COMBINABLE_REDUCERS, body_reducer, identity_value
 from ...ir.utils import after, const_i32
 from .common import (Analysis, Halo, per_shard, shape_of, lowered, ints, padding_of,
@@ -120,7 +120,6 @@ def lower_select_and_scatter(lw, op) -> None:
     extended = ir.RankedTensorType.get(list(shape_of(values[0].type)), element)
     result.set_type(extended)
     with op.location, after(op):
-        ex = Exchanger(lw)
         cut = analysis.attrs["cut"]
         if all(len(set(offsets)) == 1 for offsets in cut.values()):
             starts = [0] * len(local_out)
@@ -134,8 +133,7 @@ def lower_select_and_scatter(lw, op) -> None:
         else:
             starts = [const_i32(0)] * len(local_out)
             for d, offsets in cut.items():
-                starts[d] = lw.device_scalar(ex.per_device(out.sharding.mesh, out.axes(d),
-                                                           offsets))
+                starts[d] = lw.shard_scalar(out.sharding.mesh, out.axes(d), offsets)
             sliced = stablehlo.DynamicSliceOp(result, starts, local_out, results=[
                 ir.RankedTensorType.get(local_out, element)]).result
     lw.takes_over(sliced, result)  # (out.sharding: the result's)
