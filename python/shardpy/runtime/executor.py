@@ -320,7 +320,7 @@ class Executor:
     def run_global(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                    repeats: int = 0) -> RunResult:
         """Run a module without shardings on one device (the reference)."""
-        return self._compile_and_run(_copy(module), 1, list(inputs), False, repeats)
+        return self._compile_and_run(_global_copy(module), 1, list(inputs), False, repeats)
 
     def run_global_by_xla(self, module: ir.Operation, inputs: Sequence[np.ndarray],
                           repeats: int = 0, num_devices: int = 1) -> RunResult:
@@ -329,7 +329,7 @@ class Executor:
         computations), which have no single-device meaning. Modules with sdy meshes go
         through Shardy; GSPMD ones (mhlo.sharding, no meshes) through XLA's GSPMD
         partitioner, as PyTorch/XLA and pre-Shardy JAX ran them."""
-        copy = _copy(module)
+        copy = _global_copy(module)
         num_devices = max(num_devices, device_count(copy.operation, signature(copy.operation)))
         with module.context:
             gspmd = prepare_xla_reference(copy.operation, entry_function(copy.operation))
@@ -507,6 +507,20 @@ def _copy(module: ir.Operation) -> ir.Module:
             op.operation.clone(ip=ir.InsertionPoint(copy.body))
         for name in list(module.attributes):
             copy.operation.attributes[name] = module.attributes[name]
+    return copy
+
+
+def _global_copy(module: ir.Operation) -> ir.Module:
+    """A copy of a global module whose entry function is `@main`: XLA compiles only
+    that one ("MLIR module must have a main function"), and shardpy also runs a
+    module's single public function of another name."""
+    copy = _copy(module)
+    entry = entry_function(copy.operation)
+    name = ir.StringAttr(entry.attributes["sym_name"]).value
+    if name != "main":
+        with module.context:
+            ir.SymbolTable.replace_all_symbol_uses(name, "main", copy.operation)
+            ir.SymbolTable.set_symbol_name(entry, "main")
     return copy
 
 
