@@ -116,8 +116,12 @@ class CollectiveLowering:
                 results=[ir.RankedTensorType.get([1], i32)]).result
             return stablehlo.ReshapeOp(ir.RankedTensorType.get([], i32), picked).result
         table = [0] * self.num_devices
-        for device in mesh.devices:
-            table[device] = per_shard[group_index(mesh, axes, device)]
+        if not axes:  # (every device of the mesh holds shard 0)
+            for device in mesh.devices:
+                table[device] = per_shard[0]
+        else:
+            for device in mesh.devices:
+                table[device] = per_shard[group_index(mesh, axes, device)]
         return self.device_scalar(table)
 
     def next_channel(self) -> ir.Attribute:
