@@ -11,8 +11,9 @@ depend on the device count: collectives name their groups by mesh axes
 (`replica_groups = #stablehlo.replica_group_mesh_axes<mesh = ..., axes = [...]>`),
 shard offsets are computed from the partition id ((id // stride) % size per axis) and
 other per-shard values (padding counts, halo windows) read from a table with one entry
-per shard instead of per device, on meshes whose devices are in iota order. auto (the default) turns it on above 64
-devices; below, dense lists of device ids and tables stay (short, and readable).
+per shard instead of per device, on meshes whose devices are in iota order. auto (the
+default) turns it on above 64 devices; below, dense lists of device ids and tables
+stay (short, and readable).
 
 before:
     sdy.mesh @mesh = <["x"=4]>
@@ -49,7 +50,7 @@ class ToLocal:
     compact: str = option(
         "auto", "on: per-device code whose size does not depend on the device count "
         "(collectives name their groups by mesh axes, #stablehlo.replica_group_mesh_axes; "
-        "shard offsets computed from the partition id), where a mesh's devices are in "
+        "per-shard values from the partition id), where a mesh's devices are in "
         "iota order; off: dense lists of device ids and per-device tables; auto: on "
         "above 64 devices")
 

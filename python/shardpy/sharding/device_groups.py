@@ -189,9 +189,8 @@ def groups_of(attr: ir.Attribute) -> tuple[tuple[int, ...], ...] | None:
 
 
 def group_size_of(attr: ir.Attribute) -> int:
-    """Devices in one group of a replica_groups attribute (0 for an empty list; a mesh
-    named by symbol counts its axes' sizes from the attribute's axis refs alone where
-    they are sub-axes, else 0)."""
+    """Devices in one group of a replica_groups attribute (0 for an empty list, and for
+    a mesh named by symbol, `mesh = @m`, whose sizes the attribute does not hold)."""
     if stablehlo.ReplicaGroupMeshAxesAttr.isinstance(attr):
         found = _mesh_axes(attr)
         if found is None:
