@@ -79,6 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="join the cluster whose coordinator (process 0) listens there; "
                            "'auto': the cluster jax detects from the environment")
     many.add_argument("--process-id", type=int, metavar="I", help="this process's index")
+    many.add_argument("--check-against", choices=["xla", "one-device"],
+                      help="what --check compares with: 'xla', XLA's own partitioner run "
+                           "on the same devices with the same argument and result layouts, "
+                           "each process comparing its devices' blocks (the default across "
+                           "processes: no process holds a whole sharded array); "
+                           "'one-device', the unpartitioned program on one device, from "
+                           "whole inputs (the default in one process; across processes "
+                           "each one runs it)")
     many.add_argument("--cluster-timeout", type=int, default=DEFAULT_TIMEOUT_S, metavar="S",
                       help="seconds to wait for the cluster to form, and for a process "
                            f"that stopped answering (default {DEFAULT_TIMEOUT_S})")
@@ -112,6 +120,11 @@ def _print_boundary(module) -> None:
 
 def main_body(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if (args.coordinator is not None or (args.num_processes or 1) > 1) and (
+            args.reference or args.against_xla):
+        raise ShardpyError(
+            f"{'--reference' if args.reference else '--against-xla'} runs in one process; "
+            f"with several, --check compares with XLA's partitioner run across them")
     if args.num_processes is not None and args.coordinator is None:
         if args.process_id is not None:
             raise ShardpyError("--process-id joins a cluster: give --coordinator too")
@@ -172,10 +185,12 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         for value in global_sig.args + global_sig.results:  # before any is made
             arrays.check_host_memory(value.name, value.type)
         # (One of several processes: inputs mapped from the file, or random ones drawn
-        # as the run places them: each process reads or keeps only its devices' blocks;
-        # the reference of --check needs them whole.)
+        # as the run places them: each process reads or keeps only its devices'
+        # blocks, for its shards of the partitioned run and of the reference.)
         many = args.coordinator is not None
-        whole = args.check or args.reference or args.against_xla or not many
+        against = args.check_against or ("xla" if many else "one-device")
+        by_xla = args.check and against == "xla" and not per_device
+        whole = not many or (args.check and not by_xla)
         inputs = (arrays.load_inputs(args.inputs, arg_types, lazy=many) if args.inputs
                   else arrays.random_inputs(arg_types, args.seed) if whole
                   else arrays.RandomInputs(tuple(arg_types), args.seed))
@@ -228,7 +243,10 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             results["partitioned"] = against["shardpy"]["result"]
         elif run_partitioned:
             results["partitioned"] = executor.run_per_device(op, global_sig, inputs, args.benchmark)
-        if args.reference or args.check:
+        if by_xla:
+            results["reference"] = _run_reference_by_xla(
+                executor, context, reference_module, op, inputs, num_devices, report)
+        elif args.reference or args.check:
             results["reference"] = _run_reference(executor, context, reference_module, inputs,
                                                   args.benchmark, report, num_devices)
         engine.flush()
@@ -257,13 +275,15 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     if args.check:
         expected = results["reference"].outputs
     if args.expected:
-        expected = _load_expected(args.expected, len(main_result.outputs))
+        expected = _load_expected(args.expected, len(main_result.outputs), lazy=many)
     if expected is not None:
-        actual = main_result.outputs
-        if covered is not None:  # the other processes' parts: judged there
-            actual = [np.where(m, a, e) for a, e, m in zip(actual, expected, covered)]
-        comparisons = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
-                       for i, (a, e) in enumerate(zip(actual, expected))]
+        if covered is None:
+            comparisons = [arrays.compare(f"out{i}", a, e, args.rtol, args.atol)
+                           for i, (a, e) in enumerate(zip(main_result.outputs, expected))]
+        else:  # the other processes' parts: judged there
+            reference = results.get("reference") if args.check else None
+            comparisons = _compare_parts(main_result, expected,
+                                         reference.covered if reference else None, args)
         divergences = main_result.replica_divergence
         if covered is not None:  # every process gives the verdict of all
             comparisons, divergences = _agree(comparisons, divergences)
@@ -295,6 +315,9 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             print(c.line())
         failed = not all(c.ok for c in comparisons)
         print("check: FAIL" if failed else "check: PASS")
+        if failed and by_xla:
+            print("note: the reference is XLA's partitioner, which has bugs of its own; "
+                  "--check-against one-device compares with the unpartitioned program")
         report["check"] = [{"name": c.name, "max_abs_error": c.max_abs_error, "ok": c.ok}
                            for c in comparisons]
     if against is not None:
@@ -308,6 +331,23 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
     if args.report:
         args.report.write_text(json.dumps(report, indent=2, default=float) + "\n")
     return 1 if failed else 0
+
+
+def _compare_parts(result, expected, expected_covered, args) -> list:
+    """One process's comparisons of the output elements its devices hold (`result.covered`)
+    with `expected` there (whole arrays, possibly mapped from a file, or the reference
+    run's parts, `expected_covered`, which hold at least those elements: the same
+    layouts). Relative tolerances scale with the largest magnitude of the whole expected
+    output, agreed over the processes, as one process would scale them."""
+    picked = []
+    for i, (a, e, m) in enumerate(zip(result.outputs, expected, result.covered)):
+        if expected_covered is not None and not np.all(expected_covered[i][m]):
+            raise ShardpyError(f"out{i}: the reference's devices on this process do not hold "
+                               f"the elements the partitioned run's do (layouts differ)")
+        picked.append((np.asarray(a[m]), np.asarray(e[m])))
+    scales = distributed.agree([arrays.magnitude(e) for _, e in picked])
+    return [arrays.compare(f"out{i}", a, e, args.rtol, args.atol, scale=scale)
+            for i, ((a, e), scale) in enumerate(zip(picked, scales))]
 
 
 def _agree(comparisons, divergences):
@@ -461,6 +501,46 @@ def _run_reference(executor, context, module, inputs, repeats, report, num_devic
     return executor.run_global(module, inputs, repeats)
 
 
+def _run_reference_by_xla(executor, context, module, partitioned, inputs, num_devices,
+                          report):
+    """--check-against xla (the default across processes, where no process may hold a
+    whole sharded value, so no one-device run): XLA's own partitioner (Shardy) runs the
+    same global module on the same devices, its arguments and results laid out as
+    shardpy's per-device program lays them out (unreduced results summed; uneven ones
+    padded at XLA's boundary), and each process keeps its devices' blocks. Two
+    partitioners agreeing block by block is the check."""
+    import dataclasses
+
+    from shardpy.gspmd.import_gspmd import import_module
+    from shardpy.ir.utils import drop_data_flow_edges
+    from shardpy.runtime import executor as runtime
+
+    print("reference: XLA's SPMD partitioner on the same devices (the arguments and "
+          "results laid out as shardpy's)")
+    report["reference"] = "xla-partitioner-same-layout"
+    with context, module.location:
+        import_module(module)  # (GSPMD input: XLA's Shardy path takes sdy meshes)
+        drop_data_flow_edges(module)  # (Shardy's import in XLA makes its own)
+    given, local = runtime.signature(module), runtime.signature(partitioned)
+
+    def laid_out(g, lv):
+        sharding = lv.sharding
+        if sharding is not None and sharding.unreduced:
+            sharding = dataclasses.replace(sharding, unreduced=())
+        return runtime.BoundaryValue(g.name, g.type, sharding)
+
+    sig = runtime.Signature(tuple(map(laid_out, given.args, local.args)),
+                            tuple(map(laid_out, given.results, local.results)))
+    try:
+        program = executor.compile_partitioned_by_xla(module, sig, inputs, num_devices,
+                                                      pad_uneven=True)
+        return program.run()
+    except ShardpyError as err:
+        raise ShardpyError(f"the reference, XLA's partitioner, failed: {err.message} "
+                           f"(--check-against one-device compares with the unpartitioned "
+                           f"program instead)", err.location) from None
+
+
 def _reference_devices(context, module) -> int:
     """Devices the reference needs: one, or for per-device code (run by XLA's
     partitioner) every device of the module's meshes; a GSPMD module's meshes are
@@ -493,12 +573,17 @@ def _check_host_devices(needed: int, requested: int | None) -> None:
                            f"gpu|tpu with that many devices")
 
 
-def _load_expected(path: Path, count: int):
+def _load_expected(path: Path, count: int, lazy: bool = False):
+    """out0, out1, ... from `path`; `lazy` (one process of several): mapped from the
+    file where stored uncompressed, so a process reads only the parts it compares."""
+    mapped = arrays.mapped_members(path) if lazy else {}
     with arrays.open_npz(path, "expected outputs") as archive:
         missing = [f"out{i}" for i in range(count) if f"out{i}" not in archive.files]
         if missing:
             raise ShardpyError(f"'{path}' lacks {', '.join(missing)}")
-        return [arrays.read_npz(archive, f"out{i}") for i in range(count)]
+        return [mapped[f"out{i}"] if f"out{i}" in mapped and
+                f"out{i}" + arrays.DTYPE_TAG not in archive.files
+                else arrays.read_npz(archive, f"out{i}") for i in range(count)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -285,7 +285,7 @@ def load_inputs(path: Path, types: Sequence[TensorType], lazy: bool = False
     `lazy`: arrays stored uncompressed (np.savez) and already of their argument's type
     are mapped from the file, not read: slicing one reads only that slice (each of
     several processes takes only its devices' blocks)."""
-    mapped = _mapped_members(path) if lazy else {}
+    mapped = mapped_members(path) if lazy else {}
     with open_npz(path, "inputs") as archive:
         expected = [f"arg{i}" for i in range(len(types))]
         extra = sorted(set(archive.files) - set(expected)
@@ -313,7 +313,7 @@ def load_inputs(path: Path, types: Sequence[TensorType], lazy: bool = False
     return arrays
 
 
-def _mapped_members(path: Path) -> dict[str, np.ndarray]:
+def mapped_members(path: Path) -> dict[str, np.ndarray]:
     """The uncompressed .npy members of an .npz, memory-mapped (read-only) by name."""
     out: dict[str, np.ndarray] = {}
     try:
@@ -388,11 +388,21 @@ class Comparison:
         return f"{self.name}: max abs error {self.max_abs_error:.3g} {verdict}{extra}"
 
 
+def magnitude(expected: np.ndarray) -> float:
+    """The largest finite |element| (0 for none): what compare's rtol scales."""
+    if not is_floating(expected.dtype):
+        return 0.0
+    e = expected.astype(np.complex128 if np.iscomplexobj(expected) else np.float64)
+    finite = np.abs(e[np.isfinite(e)])
+    return float(finite.max()) if finite.size else 0.0
+
+
 def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float | None = None,
-            atol: float | None = None) -> Comparison:
+            atol: float | None = None, scale: float | None = None) -> Comparison:
     """Integers and booleans exactly; floats (bfloat16 and float16 too) within atol +
     rtol * max|expected| (NaN equals NaN, an infinity equals itself); None: the dtype's
-    default_tolerances.
+    default_tolerances. `scale`: the max|expected| to use instead (the whole output's,
+    where `expected` is one process's part of it).
 
     The relative part is scaled by the output's largest magnitude, not each element's:
     a partitioned program sums in a different order, and an element that is the small
@@ -418,8 +428,8 @@ def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float | N
     max_error = float(diff.max())
     if exact:
         return Comparison(name, max_error, bool(np.array_equal(actual, expected)))
-    finite = np.abs(e[np.isfinite(e)])
-    scale = float(finite.max()) if finite.size else 0.0
+    if scale is None:
+        scale = magnitude(expected)
     within = diff <= atol + rtol * scale
     bad = int((~within).sum())
     return Comparison(name, max_error, bad == 0,

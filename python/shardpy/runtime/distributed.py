@@ -13,9 +13,11 @@ Each process partitions the module itself (the pipeline is deterministic), owns
 num_devices / N of the mesh's devices (CPU: that many host devices, collectives
 through gloo) and places only the blocks of its own devices. Its outputs are the
 blocks of its own devices: a check compares them with the matching parts of the
-reference, and the processes then agree on the verdict (the per-output errors are
-all-gathered, a few numbers). Whole outputs are gathered only for `--output` (or an
-output with unreduced axes, whose partial sums live on several processes).
+reference (by default XLA's partitioner run on the same devices with the same layouts,
+so that no process holds a whole sharded array), and the processes then agree on the
+verdict (the per-output errors are all-gathered, a few numbers). Whole outputs are
+gathered only for `--output` (or an output with unreduced axes, whose partial sums live
+on several processes).
 
 Failures a user meets get one error naming the process, never a hang: a coordinator
 that does not answer (bounded by --cluster-timeout), a mesh whose devices do not split

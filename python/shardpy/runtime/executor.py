@@ -160,6 +160,69 @@ def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
     return wrapped
 
 
+def pad_boundary(module: ir.Module, global_sig: Signature,
+                 shardings: Sequence[TensorSharding]) -> None:
+    """Give the entry function a boundary padded to whole shards, where `shardings`
+    (arguments', then results') split a dim unevenly: the entry becomes a private
+    callee and a new entry slices each padded argument to its shape and pads each
+    result with zeros. Device d's block of the padded value is then its block of the
+    unpadded one followed by zeros, as shardpy's per-device rows hold it.
+
+        func.func @main(%a: tensor<6xf32>) -> tensor<6xf32>        // 4 shards
+      becomes
+        func.func private @shardpy_unpadded_main(%a: tensor<6xf32>) -> tensor<6xf32>
+        func.func @main(%p: tensor<8xf32>) -> tensor<8xf32> {
+          %a = stablehlo.slice %p [0:6]
+          %r = func.call @shardpy_unpadded_main(%a)
+          %q = stablehlo.pad %r, 0, low = [0], high = [2], interior = [0]
+          return %q
+        }
+    """
+    from ..lowering.padding import fit_dim
+
+    values = global_sig.args + global_sig.results
+    padded = [tuple(s.dim_shards(i) * n for i, n in enumerate(s.local_shape(v.type.shape)))
+              for v, s in zip(values, shardings)]
+    if all(p == v.type.shape for p, v in zip(padded, values)):
+        return
+    entry = entry_function(module.operation)
+    count = len(global_sig.args)
+    with module.context, entry.location:
+        name = ir.StringAttr(entry.attributes["sym_name"]).value
+        ir.SymbolTable.set_symbol_name(entry, UNPADDED_MAIN)
+        entry.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        for key in ("arg_attrs", "res_attrs"):  # (the new entry's, set by the caller)
+            if key in entry.attributes:
+                del entry.attributes[key]
+        ftype = ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value)
+
+        def typed(t, shape):
+            return ir.RankedTensorType.get(shape, ir.RankedTensorType(t).element_type)
+
+        new = func.FuncOp(name, ir.FunctionType.get(
+            [typed(t, p) for t, p in zip(ftype.inputs, padded[:count])],
+            [typed(t, p) for t, p in zip(ftype.results, padded[count:])]),
+            ip=ir.InsertionPoint(module.body))
+        block = new.add_entry_block()
+        with ir.InsertionPoint(block):
+            operands = []
+            for a, v in zip(block.arguments, global_sig.args):
+                for dim, size in enumerate(v.type.shape):
+                    a = fit_dim(a, dim, size)
+                operands.append(a)
+            call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(UNPADDED_MAIN),
+                               operands)
+            returned = []
+            for r, p in zip(call.results, padded[count:]):
+                for dim, size in enumerate(p):
+                    r = fit_dim(r, dim, size)
+                returned.append(r)
+            func.ReturnOp(returned)
+
+
+UNPADDED_MAIN = "shardpy_unpadded_main"
+
+
 def _strip_sdy(module: ir.Operation) -> None:
     for op in collect_ops(module):
         if op.name.startswith("sdy."):
@@ -289,16 +352,7 @@ class Executor:
                               f"its blocks on {num_devices} devices")
         # The per-device module's shardings define the layout its @main expects.
         devices = self.devices(num_devices)
-        mine = distributed.local_devices(devices) if distributed.is_multi_process() else None
-        if isinstance(inputs, RandomInputs):  # drawn now: only the blocks placed here
-            inputs = inputs.blocks([_blocks_wanted(lv.sharding, gv.type.shape, num_devices,
-                                                   mine)
-                                    for lv, gv in zip(local_sig.args, global_sig.args)])
-        rows = []
-        for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
-            with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
-                                 f"its blocks on {num_devices} devices"):
-                rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices, mine))
+        rows, _ = _host_rows(local_sig, global_sig, inputs, devices)
         if num_devices == 1:
             # XLA skips SPMD partitioning for one partition, so no manual region: run
             # the body itself on the single device.
@@ -337,13 +391,18 @@ class Executor:
                                      shardy=not gspmd)
 
     def compile_partitioned_by_xla(self, module: ir.Operation, global_sig: Signature,
-                                   inputs: Sequence[np.ndarray],
-                                   num_devices: int) -> "PerDeviceProgram":
+                                   inputs: Sequence[np.ndarray], num_devices: int,
+                                   pad_uneven: bool = False) -> "PerDeviceProgram":
         """The global module partitioned by XLA's own partitioner (Shardy) instead of
         shardpy's, with the same argument and result shardings (unannotated ones
         replicated, as shardpy makes them), compiled for `num_devices` and with
         `inputs` on the devices: the same calling convention as compile_per_device's
-        program, so the two run, time and describe themselves alike."""
+        program, so the two run, time and describe themselves alike.
+
+        XLA keeps only the part of an axis that divides its dim at the boundary.
+        `pad_uneven` (for a reference, where the layout must be shardpy's): arguments
+        and results whose shards are uneven cross it padded to a multiple of their
+        shards (pad_boundary), which puts the same blocks on the same devices."""
         codec = ShardingCodec.for_module(module)
         meshes = [(name, m) for name, m in codec.meshes.items() if not m.is_maximal]
         if not meshes:
@@ -360,7 +419,9 @@ class Executor:
                                    " XLA's partitioner is compared on whole values only",
                                    module.location)
             boundary.append(sharding)
-        copy = _copy(module)
+        copy = _global_copy(module)
+        if pad_uneven:
+            pad_boundary(copy, global_sig, boundary)
         with module.context:
             copy.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
                 ir.IntegerType.get_signless(32), num_devices)
@@ -379,19 +440,21 @@ class Executor:
         local = [BoundaryValue(v.name, v.type.with_shape(s.local_shape(v.type.shape)), s)
                  for v, s in zip(global_sig.args + global_sig.results, boundary)]
         local_sig = Signature(tuple(local[:count]), tuple(local[count:]))
-        rows = [split_global(x, lv.sharding, lv.type.shape, num_devices)
-                for x, lv in zip(inputs, local_sig.args)]
         devices = self.devices(num_devices)
+        rows, mine = _host_rows(local_sig, global_sig, inputs, devices)
         try:
             start = time.perf_counter()
             executable = jaxlib_bridge.compile_module(self.client, copy, devices)
             compiled = time.perf_counter() - start
             _check_boundary_kept(executable, local_sig)
             # Each device's block stacked, as the per-device program takes them; a
-            # scalar (whole everywhere) as it is on every device.
-            placed = [jaxlib_bridge.place(devices, [x], False)[0] if not lv.type.shape
+            # scalar (whole everywhere) as it is on every device (the value of one of
+            # this process's devices: a scalar's row is the scalar).
+            first = mine[0] if mine else 0
+            placed = [jaxlib_bridge.place(devices, [r[first]], False)[0]
+                      if not lv.type.shape
                       else jaxlib_bridge.place(devices, [to_blocks(r)], True)[0]
-                      for x, r, lv in zip(inputs, rows, local_sig.args)]
+                      for r, lv in zip(rows, local_sig.args)]
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return PerDeviceProgram(executable, placed, True, local_sig, global_sig, compiled,
@@ -410,6 +473,25 @@ class Executor:
         except jaxlib_bridge.BackendError as err:
             raise ShardpyError(str(err)) from None
         return RunResult(outputs, [0.0] * len(outputs), compiled, times)
+
+
+def _host_rows(local_sig: Signature, global_sig: Signature, inputs, devices: Sequence
+               ) -> tuple[list[np.ndarray], list[int] | None]:
+    """Per argument, the host rows ([num_devices, *local shape], split_global) of
+    `inputs` (global arrays, or RandomInputs not yet drawn) laid out as `local_sig`
+    says, and the logical devices this process fills: all of them (None) in one
+    process; of several, only its own, drawing or reading only their blocks."""
+    num_devices = len(devices)
+    mine = distributed.local_devices(devices) if distributed.is_multi_process() else None
+    if isinstance(inputs, RandomInputs):  # drawn now: only the blocks placed here
+        inputs = inputs.blocks([_blocks_wanted(lv.sharding, gv.type.shape, num_devices, mine)
+                                for lv, gv in zip(local_sig.args, global_sig.args)])
+    rows = []
+    for x, lv, gv in zip(inputs, local_sig.args, global_sig.args):
+        with host_allocation(lv.name, gv.type, _rows_bytes(lv, num_devices),
+                             f"its blocks on {num_devices} devices"):
+            rows.append(split_global(x, lv.sharding, lv.type.shape, num_devices, mine))
+    return rows, mine
 
 
 def _blocks_wanted(sharding: TensorSharding | None, shape, num_devices: int, devices=None):

@@ -65,6 +65,43 @@ def test_a_boundary_xla_lays_out_otherwise_is_refused(ctx):
             module.operation, sig, [np.zeros((10, 6), np.float32), np.float32(1)], 8)
 
 
+def test_an_uneven_boundary_crosses_padded_where_asked(ctx):
+    """pad_uneven (the reference of a run over several processes): the same 10 rows
+    over "x"=4 cross XLA's boundary padded to 12 (3-row blocks, the last one 1 row and
+    zeros), laid out as shardpy's per-device rows, and come back as the whole result."""
+    module = ir.Module.parse(MODULE.replace("8x6", "10x6"), ctx)
+    sig = runtime.signature(module.operation)
+    a = np.arange(60, dtype=np.float32).reshape(10, 6)
+    program = runtime.Executor("cpu").compile_partitioned_by_xla(
+        module.operation, sig, [a, np.float32(2)], 8, pad_uneven=True)
+    assert [v.type.shape for v in program.local_sig.args] == [(3, 3), ()]
+    result = program.run()
+    np.testing.assert_allclose(result.outputs[0], a * 2)
+    np.testing.assert_allclose(result.outputs[1], (a * 2).sum(), rtol=1e-6)
+    np.testing.assert_allclose(result.outputs[2], (a * 2).sum(0), rtol=1e-6)
+    assert all(d == 0 for d in result.replica_divergence)
+
+
+def test_pad_boundary_wraps_the_entry_function(ctx):
+    from shardpy.sharding.sdy_codec import ShardingCodec
+
+    module = ir.Module.parse(MODULE.replace("8x6", "10x6"), ctx)
+    sig = runtime.signature(module.operation)
+    mesh = ShardingCodec.for_module(module.operation).meshes["mesh"]
+    boundary = [v.sharding or runtime.TensorSharding.replicated_on(mesh, len(v.type.shape),
+                                                                  "mesh")
+                for v in sig.args + sig.results]
+    boundary[2] = boundary[0]  # out0 on rows too: padded on the way out
+    runtime.pad_boundary(module, sig, boundary)
+    assert module.operation.verify()
+    text = str(module)
+    assert "func.func private @shardpy_unpadded_main(%arg0: tensor<10x6xf32>" in text
+    assert "func.func @main(%arg0: tensor<12x6xf32>, %arg1: tensor<f32>) -> " \
+        "(tensor<12x6xf32>, tensor<f32>, tensor<6xf32>)" in text
+    assert "stablehlo.slice %arg0 [0:10, 0:6]" in text
+    assert "stablehlo.pad %1#0, %cst, low = [0, 0], high = [2, 0], interior = [0, 0]" in text
+
+
 def test_collective_summary():
     found = hc.HloCollectives([
         hc.Collective("all_reduce", 8, 768, [], 1536.0, ""),

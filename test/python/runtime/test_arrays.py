@@ -153,3 +153,17 @@ def test_random_blocks_are_the_slices_of_random_inputs(monkeypatch):
     for slices_list, got, array in zip(wanted, blocks, whole):
         for slices in slices_list:
             np.testing.assert_array_equal(got[slices], array[slices])
+
+
+def test_a_part_compares_on_the_whole_outputs_scale():
+    """One process of several compares its part of an output; the relative tolerance
+    scales with the whole output's largest magnitude (agreed over the processes), so
+    a part of small values is judged as one process would judge it."""
+    whole = np.array([1000.0, 1.0, 2.0], np.float32)
+    part, off = whole[1:], whole[1:] + np.float32(0.05)
+    assert arrays.magnitude(whole) == 1000.0
+    assert not arrays.compare("out0", off, part).ok  # 0.05 > 1e-5 + 1e-4 * 2
+    assert arrays.compare("out0", off, part, scale=arrays.magnitude(whole)).ok
+    assert arrays.magnitude(np.array([np.inf, -3.0, np.nan])) == 3.0
+    assert arrays.magnitude(np.array([3 + 4j])) == 5.0
+    assert arrays.magnitude(np.array([7, -9])) == 0.0  # integers compare exactly

@@ -2,7 +2,8 @@
 (runtime/distributed.py, issue 17): 2 processes x 4 CPU devices, collectives through
 gloo. Every test starts its own processes on localhost and ends them.
 
-Results are compared with one process of the same cluster kind (`--coordinator
+--check's reference is XLA's partitioner on the same devices (each process compares its
+blocks). Results are compared with one process of the same cluster kind (`--coordinator
 --process-id 0 --num-processes 1`: 8 devices, gloo too): bit for bit. (Against the
 usual single-process run they differ in the last bits of float sums: XLA:CPU's
 in-process all-reduce adds in another order than gloo's.)
@@ -94,6 +95,59 @@ def test_two_processes_run_fuzz_programs_as_one(seed, tmp_path):
     one = one_process(path, tmp_path / "one.npz")
     assert one.returncode == 0, one.stderr[-2000:]
     assert_same_npz(tmp_path / "one.npz", tmp_path / "two.npz")
+
+
+# Rows on "data" (one half per process), 6 columns unevenly over "model"=4 (blocks
+# of 2, 2, 2 and none): XLA's boundary takes them padded to 8.
+UNEVEN = """
+sdy.mesh @mesh = <["data"=2, "model"=4]>
+func.func @main(%a: tensor<10x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {"model"}]>})
+    -> (tensor<10x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {"model"}]>},
+        tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}) {
+  %t = stablehlo.tanh %a : tensor<10x6xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %c = stablehlo.reduce(%t init: %z) applies stablehlo.add across dimensions = [0] : (tensor<10x6xf32>, tensor<f32>) -> tensor<6xf32>
+  return %t, %c : tensor<10x6xf32>, tensor<6xf32>
+}
+"""
+
+
+def test_the_reference_runs_across_the_processes_and_a_wrong_part_fails(tmp_path):
+    """--check's reference is XLA's partitioner run across the processes (no process
+    holds a whole sharded array), here with uneven blocks; a part that is wrong on one
+    process only (an --expected file off in one element of process 1's rows) fails the
+    check on all of them."""
+    path = tmp_path / "uneven.mlir"
+    path.write_text(UNEVEN)
+    two = shardpy_run(path, "--check", "--num-processes", 2, "--output", tmp_path / "out.npz")
+    assert two.returncode == 0, two.stdout[-2000:] + two.stderr[-2000:]
+    assert "reference: XLA's SPMD partitioner on the same devices" in two.stdout
+    assert "out0: float32[10, 6] (process 0 holds 30 of 60 elements)" in two.stdout
+    with np.load(tmp_path / "out.npz") as archive:
+        outputs = {k: archive[k] for k in archive.files}
+    one = one_process(path, tmp_path / "one.npz", "--check")
+    assert one.returncode == 0, one.stderr[-2000:]
+    assert_same_npz(tmp_path / "one.npz", tmp_path / "out.npz")
+    # The one-device reference, which every process then runs whole, agrees.
+    one_device = shardpy_run(path, "--check", "--check-against", "one-device",
+                             "--num-processes", 2)
+    assert one_device.returncode == 0, one_device.stdout[-2000:] + one_device.stderr[-2000:]
+    assert "check: PASS" in one_device.stdout and "reference: XLA" not in one_device.stdout
+    outputs["out0"][9, 5] += 1.0  # process 1's rows
+    np.savez(tmp_path / "wrong.npz", **outputs)
+    wrong = shardpy_run(path, "--expected", tmp_path / "wrong.npz", "--num-processes", 2)
+    assert wrong.returncode == 1
+    assert "out0: max abs error 1 MISMATCH" in wrong.stdout  # process 0 reports it too
+    assert "out1: max abs error 0 ok" in wrong.stdout
+    assert "check: FAIL" in wrong.stdout
+
+
+def test_one_device_runs_are_refused_across_processes():
+    for option in ("--reference", "--against-xla"):
+        result = shardpy_run(DEMO, option, "--num-processes", 2)
+        assert result.returncode == 1
+        assert f"{option} runs in one process; with several, --check compares with " \
+               f"XLA's partitioner" in result.stderr
 
 
 def test_a_process_that_dies_stops_the_others(tmp_path):
