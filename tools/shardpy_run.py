@@ -322,10 +322,10 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
                            for c in comparisons]
     if against is not None:
         report["against_xla"] = _print_against_xla(against, expected, args)
-    if args.output:
+    if args.output:  # (across processes: assembled on process 0 only)
         outputs = main_result.outputs
         if covered is not None:
-            outputs = distributed.gather_outputs(outputs, covered)
+            outputs = distributed.gather_to_first(main_result, num_devices)
         if distributed.process_index() == 0:
             arrays.save_outputs(args.output, outputs)
     if args.report:

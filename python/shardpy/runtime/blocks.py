@@ -24,6 +24,9 @@ class RunResult:
     # Across processes: per output, the elements this process's devices hold (the
     # rest of `outputs` is zero); None: all of them.
     covered: list[np.ndarray] | None = None
+    # Across processes: per output, what distributed.gather_to_first needs (this
+    # process's rows, the layout, the global shape); None where `outputs` is whole.
+    parts: list | None = None
 
 
 def split_global(array: np.ndarray, sharding: TensorSharding | None, local_shape,

@@ -16,8 +16,8 @@ blocks of its own devices: a check compares them with the matching parts of the
 reference (by default XLA's partitioner run on the same devices with the same layouts,
 so that no process holds a whole sharded array), and the processes then agree on the
 verdict (the per-output errors are all-gathered, a few numbers). Whole outputs are
-gathered only for `--output` (or an output with unreduced axes, whose partial sums live
-on several processes).
+assembled only for `--output`, on process 0 only (`gather_to_first`), and for an output
+with unreduced axes, whose partial sums live on several processes.
 
 Failures a user meets get one error naming the process, never a hang: a coordinator
 that does not answer (bounded by --cluster-timeout), a mesh whose devices do not split
@@ -257,14 +257,16 @@ def assemble_local(stacked: Sequence[np.ndarray], local_sig, global_sig, num_dev
 
 
     local = local_devices(jax.devices()[:num_devices])
-    outputs, divergence, covered = [], [], []
+    outputs, divergence, covered, parts = [], [], [], []
     for block, lv, gv in zip(stacked, local_sig.results, global_sig.results):
         mine = from_blocks(block, lv.type.shape, len(local))
         sharding, shape = lv.sharding, gv.type.shape
+        parts.append(None)
         if sharding is not None and sharding.unreduced:
             assembled = assemble_global(gather_rows(mine, local, num_devices), sharding, shape)
             mask = np.ones(shape, bool)
         else:
+            parts[-1] = (mine, sharding, shape)
             rows = np.zeros((num_devices, *mine.shape[1:]), mine.dtype)
             rows[local] = mine
             assembled = assemble_global(rows, sharding, shape, present=local)
@@ -277,19 +279,101 @@ def assemble_local(stacked: Sequence[np.ndarray], local_sig, global_sig, num_dev
         outputs.append(assembled.array)
         divergence.append(assembled.replica_divergence)
         covered.append(mask)
-    return RunResult(outputs, divergence, compile_seconds, covered=covered)
+    return RunResult(outputs, divergence, compile_seconds, covered=covered, parts=parts)
 
 
-def gather_outputs(outputs: Sequence[np.ndarray], covered: Sequence[np.ndarray]) -> list:
-    """Whole outputs from every process's parts (on every process: jax's allgather)."""
-    from jax.experimental import multihost_utils
+def gather_to_first(result: RunResult, num_devices: int) -> list[np.ndarray] | None:
+    """The whole outputs of a run across processes, assembled on process 0 only (the
+    others return None and never hold more than their own blocks).
 
+    The rows of the devices process 0 lacks travel by XLA collectives: a program that
+    rotates every device's row by m places (m: process 0's device count;
+    collective_permute through jax's ppermute), run until process 0's devices have
+    seen every row it needs; each run moves one row per device, so no device holds
+    more than two and the host of process 0 reads them as they pass. With processes
+    owning consecutive devices that is N - 1 runs for N processes. Every process
+    works out the same count from the device-to-process map, as a collective needs."""
+    import jax
+
+    devices = jax.devices()[:num_devices]
+    owner = [d.process_index for d in devices]
+    first = [i for i, p in enumerate(owner) if p == 0]
+    me = jax.process_index()
     whole = []
-    for out, mask in zip(outputs, covered):
-        parts = np.asarray(multihost_utils.process_allgather(out, tiled=False))
-        masks = np.asarray(multihost_utils.process_allgather(mask, tiled=False))
-        merged = np.zeros(out.shape, out.dtype)
-        for part, m in zip(parts, masks):
-            merged[m] = part[m]
-        whole.append(merged)
+    for out, part in zip(result.outputs, result.parts):
+        if part is None:  # already whole everywhere (unreduced: gathered to sum)
+            whole.append(out if me == 0 else None)
+            continue
+        mine, sharding, shape = part
+        wanted = _rows_to_fetch(sharding, shape, first, num_devices)
+        rows = _rotate_to_first(mine, devices, first, wanted) if wanted else {}
+        if me != 0:
+            whole.append(None)
+            continue
+        full = np.zeros((num_devices, *mine.shape[1:]), mine.dtype)
+        full[first] = mine
+        for d, row in rows.items():
+            full[d] = row
+        whole.append(assemble_global(full, sharding, shape,
+                                     present=sorted(set(first) | set(rows))).array)
     return whole
+
+
+def _rows_to_fetch(sharding, shape, first: Sequence[int], num_devices: int) -> list[int]:
+    """Devices whose rows hold blocks none of process 0's devices hold (one device per
+    such block)."""
+    if sharding is None:
+        return []
+    have = {sharding.shard_index(d) for d in first
+            if sharding.device_slices(shape, d) is not None}
+    wanted, seen = [], set(have)
+    for d in range(num_devices):
+        if sharding.device_slices(shape, d) is None:
+            continue
+        key = sharding.shard_index(d)
+        if key not in seen:
+            seen.add(key)
+            wanted.append(d)
+    return wanted
+
+
+def _rotate_to_first(mine: np.ndarray, devices, first: Sequence[int], wanted) -> dict:
+    """{device: its row} for the devices `wanted`, on process 0 (empty elsewhere)."""
+    import jax
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    from ..ir.jaxlib_bridge import place
+    from .blocks import to_blocks
+
+    n, m = len(devices), len(first)
+    # After run k, logical device j holds the row of device (j + k*m) mod n.
+    steps = 0
+    missing = set(wanted)
+    while missing:
+        steps += 1
+        missing -= {(j + steps * m) % n for j in first}
+        if steps > n:
+            raise AssertionError("rotation does not reach every row")  # (cannot happen)
+    mesh = Mesh(np.array(devices), ("devices",))
+    spec = PartitionSpec("devices")
+    rotate = jax.jit(jax.shard_map(
+        lambda x: jax.lax.ppermute(x, "devices", [(i, (i - m) % n) for i in range(n)]),
+        mesh=mesh, in_specs=spec, out_specs=spec), out_shardings=NamedSharding(mesh, spec))
+    rows = np.zeros((n, *mine.shape[1:]), mine.dtype)
+    local = [i for i, d in enumerate(devices) if d.process_index == jax.process_index()]
+    rows[local] = mine
+    with jax.enable_x64(True):
+        x = place(devices, [to_blocks(rows)], True)[0]
+        got = {}
+        position = {d.id: i for i, d in enumerate(devices)}
+        for k in range(1, steps + 1):
+            x = rotate(x)
+            if jax.process_index() != 0:
+                continue
+            for shard in x.addressable_shards:
+                j = position[shard.device.id]
+                source = (j + k * m) % n
+                if source in wanted and source not in got:
+                    data = np.asarray(shard.data)
+                    got[source] = data.reshape(mine.shape[1:]) if mine.ndim > 1 else data[0]
+        return got
