@@ -22,6 +22,7 @@ from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.pipeline import (PIPELINES, Pipeline, PipelineElement, PipelineOptions,
                               parse_pipeline, registered_passes)
 from shardpy.ir.verify_diagnostics import collect_expected, verify
+from shardpy.explain import report as explain_report
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-unregistered-dialect", action="store_true")
     parser.add_argument("--list-passes", action="store_true",
                         help="list shardpy's passes with their options and exit")
+    explain_report.add_arguments(parser)  # (printed to stderr: stdout has the module)
     return parser
 
 
@@ -122,10 +124,14 @@ def main_body(argv: list[str]) -> int:
     failed = False
     for chunk in chunks:
         engine = DiagnosticEngine(name)
-        with engine.capturing(context):
+        with engine.capturing(context), \
+                explain_report.explaining(explain_report.wanted(args), name) as recorder:
             module = irio.parse_module(chunk.text, context, engine, chunk.first_line,
                                        hlo=irio.is_hlo_path(args.input))
             ok = module is not None and pipeline.run(module, engine)
+            if ok and recorder is not None:
+                explain_report.emit(explain_report.explain(module.operation, recorder),
+                                    args, sys.stderr)
         if args.verify_diagnostics:
             problems = verify(engine.diagnostics, collect_expected(chunk.text, chunk.first_line),
                               name)

@@ -27,6 +27,7 @@ from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError, warning
 from shardpy.ir.jaxlib_bridge import (MAX_HOST_DEVICES, held_bytes, make_context,
                                       request_host_devices)
 from shardpy.pipeline import PIPELINES, Pipeline, PipelineOptions
+from shardpy.explain import report as explain_report
 from shardpy.runtime import distributed
 from shardpy.runtime.distributed import DEFAULT_TIMEOUT_S, launch
 
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", type=int,
                    help="number of CPU host devices (default: what the mesh needs)")
     p.add_argument("--no-verify-each", action="store_true")
+    explain_report.add_arguments(p)
     many = p.add_argument_group(
         "many processes (JAX's distributed runtime; README: Many processes)")
     many.add_argument("--num-processes", type=int, metavar="N",
@@ -199,6 +201,10 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         xla_module = op.clone() if args.against_xla else None
 
         run_partitioned = not args.reference
+        explained = None
+        if explain_report.wanted(args) and (per_device or not run_partitioned):
+            raise ShardpyError("--explain explains a partitioning: it needs a global "
+                               "module and the partitioned run (not --reference)")
         if run_partitioned and not per_device:
             text = args.pass_pipeline if args.pass_pipeline is not None else DEFAULT_PIPELINE
             if args.pass_pipeline is None and DEFAULT_PIPELINE not in PIPELINES:
@@ -207,7 +213,11 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
                     f"with --reference, give --pass-pipeline, or pass a per-device module")
             pipeline = Pipeline(text, context, PipelineOptions(
                 verify_each=not args.no_verify_each, record_steps=True))
-            ok = pipeline.run(module, engine)
+            with explain_report.explaining(explain_report.wanted(args),
+                                            irio.display_name(args.input)) as recorder:
+                ok = pipeline.run(module, engine)
+            if ok and recorder is not None:
+                explained = explain_report.explain(op, recorder, args.platform)
             report["pipeline"] = pipeline.text
             report["passes"] = [{"name": s.name, "seconds": s.seconds} for s in pipeline.steps]
             if not ok:
@@ -217,6 +227,9 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
                 print("== per-device module")
                 print(stats.module_stats(op).summary())
         engine.flush()
+        if explained is not None:
+            explain_report.emit(explained, args, sys.stdout)
+            report["explain"] = [r.to_json() for r in explained]
 
         num_devices = 1
         if run_partitioned:

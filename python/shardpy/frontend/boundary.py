@@ -95,6 +95,27 @@ def _context():
     return _CONTEXT[0]
 
 
+def explain_module(global_text: str, pipeline_text: str) -> list:
+    """Lowered.explain: JAX's module partitioned again with a Recorder active; the
+    records of its collectives (explain/collectives.py)."""
+    from ..explain import recording
+    from ..explain.report import explain
+
+    context = _context()
+    engine = DiagnosticEngine("<shardpy.jit>")
+    with engine.capturing(context):
+        module = ir.Module.parse(global_text, context=context)
+        _open_unspecified_results(module)
+        with recording() as recorder:
+            ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
+                module, engine)
+        if not ok:
+            messages = "; ".join(d.render() for d in engine.diagnostics)
+            raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
+        engine.flush()
+        return explain(module.operation, recorder)
+
+
 def partition_module(global_text: str, pipeline_text: str):
     """Partition JAX's module; returns the per-device text prepared for inlining, the
     shard_map specs of its arguments and results, local result avals, the report and

@@ -39,6 +39,22 @@ class Lowered:
     out_specs: tuple = ()
     _program: Any = field(default=None, repr=False, compare=False)
     _jax_lowered: Any = field(default=None, repr=False, compare=False)
+    _pass_pipeline: str = field(default=PARTITION_PIPELINE, repr=False, compare=False)
+
+    def explain(self, show: bool = True) -> list:
+        """Why each collective of the per-device program is there: one record per
+        collective (explain.collectives.Record; `.to_json()` is the --explain-json
+        record), most expensive first, each naming the op that needed it at its line
+        of your source, the layouts before and after with their origins, and the
+        alternatives weighed. `show`: also print them as a table. Partitions again
+        with recording on (the first call did not record, so that it costs nothing)."""
+        from ..explain.collectives import format_table
+        from .boundary import explain_module
+
+        records = explain_module(self.global_module, self._pass_pipeline)
+        if show:
+            print(format_table(records))
+        return records
 
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False,
                 per_device: bool = False) -> str:
@@ -328,7 +344,7 @@ class Jitted:
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
-                                   _jax_lowered=lowered),
+                                   _jax_lowered=lowered, _pass_pipeline=self.pass_pipeline),
                            executor, lowered.out_tree, len(in_specs), in_tree,
                            tuple(_aval(leaf) for leaf in leaves),
                            mesh.size if mesh is not None else 1,

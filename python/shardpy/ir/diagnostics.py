@@ -60,19 +60,19 @@ class Diagnostic:
         return "\n".join(lines)
 
 
-def _file_position(loc: ir.Location) -> tuple[str, int, int] | None:
+def file_position(loc: ir.Location) -> tuple[str, int, int] | None:
     """The first file:line:col inside `loc` (names, call sites and fusions unwrapped)."""
     typeid = loc.typeid
     if typeid == ir.FileLineColLoc.static_typeid:
         file_loc = ir.FileLineColLoc(loc)
         return file_loc.filename, file_loc.start_line, file_loc.start_col
     if typeid == ir.NameLoc.static_typeid:
-        return _file_position(ir.NameLoc(loc).child_loc)
+        return file_position(ir.NameLoc(loc).child_loc)
     if typeid == ir.CallSiteLoc.static_typeid:
-        return _file_position(ir.CallSiteLoc(loc).callee)
+        return file_position(ir.CallSiteLoc(loc).callee)
     if typeid == ir.FusedLoc.static_typeid:
         for inner in ir.FusedLoc(loc).locations:
-            found = _file_position(inner)
+            found = file_position(inner)
             if found:
                 return found
     return None
@@ -92,7 +92,7 @@ class DiagnosticEngine:
     def position(self, loc: ir.Location | None) -> SourcePos | None:
         if loc is None:
             return None
-        found = _file_position(loc)
+        found = file_position(loc)
         if found is None:
             return None
         file, line, col = found

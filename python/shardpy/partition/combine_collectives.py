@@ -37,6 +37,7 @@ from math import prod
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
+from .. import explain
 from ..ir.types import element_bytes
 from ..ir.utils import reducer_region
 from ..sharding.device_groups import group_size_of
@@ -182,7 +183,10 @@ def _rewrite(ops: list, positions: list[int], ancestors: list[int], earlier: int
     first = ops[positions[0]]
     n = _group_size(first)
     rows = []  # per member: (its op, permutation or None, its shape as packed, m)
-    with last.location, ir.InsertionPoint(last):
+    loc = last.location
+    if explain.current() is not None:  # --explain: every member's reasons
+        loc = ir.Location.fused([ops[p].location for p in positions], context=loc.context)
+    with loc, ir.InsertionPoint(last):
         packed = []
         for p in positions:
             op = ops[p]

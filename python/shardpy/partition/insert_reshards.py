@@ -42,6 +42,7 @@ from functools import partial
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from .. import explain
 from ..lowering.windowed.concatenate import roll_sharding
 from ..ops.registry import SOURCE_OPS
 from ..sharding.model import Mesh, TensorSharding
@@ -280,7 +281,12 @@ class ExplicitReshards:
             self._conversions[key] = (new, op.block)
             op.operands[index] = new
             return
-        with op.location, ir.InsertionPoint(op):
+        loc = op.location
+        recorder = explain.current()
+        if recorder is not None:  # --explain: why this conversion
+            loc = recorder.tag(loc, explain.operand_reason(recorder, op, index, value,
+                                                           current, target))
+        with loc, ir.InsertionPoint(op):
             new = self._convert(value, current, target)
         self._conversions[key] = (new, op.block)
         op.operands[index] = new
@@ -299,7 +305,11 @@ class ExplicitReshards:
             have = self.cache.intern(replicated(want, want.rank))  # its users want it sharded
         elif same_layout(have, want):
             return
-        with op.location, ir.InsertionPoint.after(op):
+        loc = op.location
+        recorder = explain.current()
+        if recorder is not None:  # --explain: why this conversion
+            loc = recorder.tag(loc, explain.result_reason(recorder, op, result, have, want))
+        with loc, ir.InsertionPoint.after(op):
             final = self._convert(result, have, want)
         result.replace_all_uses_except(final, final.owner.operation)
 

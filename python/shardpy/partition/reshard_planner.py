@@ -195,12 +195,11 @@ def rank_key(plan: Plan, model, peak: int = 0) -> tuple:
     return (nanoseconds(plan.time(model)), plan.cost, peak)
 
 
-def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int,
-                  num_devices: int | None, model=None) -> Plan:
-    if src.rank != dst.rank:
-        raise ReshardError(f"rank mismatch: {src} -> {dst}")
-    if not same_mesh(src, dst):
-        return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices, model)
+def candidate_plans(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int
+                    ) -> list[Plan]:
+    """The plans the planner weighs between two shardings of one mesh (the general
+    sequence of collectives, and a collective_permute or regrouping where one
+    applies); empty when none applies (the last resort is left)."""
     candidates = [_general_plan(src, dst, shape, element_bytes)
                   if aa.chain(src.all_axes() + dst.all_axes(), src.mesh.axes)
                   else _through_cleared_axes(src, dst, shape, element_bytes)]
@@ -209,7 +208,16 @@ def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes
         candidates.append(permute)
     else:
         candidates.append(_regrouped_plan(src, dst, shape, element_bytes))
-    valid = [p for p in candidates if p is not None]
+    return [p for p in candidates if p is not None]
+
+
+def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int,
+                  num_devices: int | None, model=None) -> Plan:
+    if src.rank != dst.rank:
+        raise ReshardError(f"rank mismatch: {src} -> {dst}")
+    if not same_mesh(src, dst):
+        return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices, model)
+    valid = candidate_plans(src, dst, shape, element_bytes)
     if valid:
         # Time (or bytes), then the largest buffer a plan makes (a gather then slice
         # moves as much as a collective_permute of the same shards, with a whole dim in

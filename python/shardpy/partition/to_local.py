@@ -37,6 +37,7 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
+from .. import explain
 from ..ir.utils import const_i32, filter_signature_attrs, inline_region_before, public_main
 from ..lowering import padding
 from ..ops.entry import INSERT_RESHARDS, TO_LOCAL
@@ -58,6 +59,7 @@ class LocalLowering(CollectiveLowering):
         self.module = module
         self.state = ShardingState(module)
         self.compact = compact  # CollectiveLowering.compact
+        self.recorder = explain.current()  # --explain only
         # Sharded values (a value missing is replicated), read as the walk reaches them:
         # their shardings and global types (before shrinking).
         self.shardings: dict[ir.Value, TensorSharding | None] = {}
@@ -251,6 +253,10 @@ class LocalLowering(CollectiveLowering):
                     padding.mask_operands(self, op, entry.padding(op))
                 # (constants and iotas change only where their result is sharded)
                 if lower is not None and (sharded or name not in SOURCE_OPS):
+                    if self.recorder is not None:  # --explain: collectives it makes
+                        op.location = self.recorder.tag(op.location, explain.lowering_reason(
+                            self.recorder, op, [self.shardings.get(v) for v in op.operands],
+                            [self.shardings.get(r) for r in op.results]))
                     if lower(self, op):
                         continue  # the lowering replaced and erased the op
             if special and name in _REGION_ARG_OPS:

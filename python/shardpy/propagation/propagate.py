@@ -34,6 +34,7 @@ from typing import Callable, Iterable
 
 from jaxlib.mlir import ir
 
+from .. import explain
 from ..ir.diagnostics import warning
 from ..sharding.factors import Direction, project, unproject
 from ..sharding.model import DimSharding, TensorSharding
@@ -108,7 +109,15 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
                          f"(it will be computed replicated)")
     # 4. to 6.: propagate, infer unreduced values, write the shardings back.
     propagator = Propagator(g, strategy)
+    recorder = explain.current()
+    if recorder is not None:  # --explain: who set each sharding
+        initial = list(g.shardings)
+        propagator.trace = {}
     propagator.run()
+    if recorder is not None:
+        recorder.note_propagation(g, {slot: (node, propagator.level_label(level, p))
+                                      for slot, (node, level, p) in
+                                      propagator.trace.items()}, initial)
     infer_unreduced(g)
     write_back(g, close)
     return propagator
@@ -131,6 +140,17 @@ class Propagator:
         self._masks: NodeMasks | None = None  # built for the graph's nodes on first use
         self._func_result_nodes: list[Node] | None = None
         self._func_result_seen: list = []  # per func result node: a state it left as is
+        # --explain only: slot -> (node index, level, user priority) of the visit that
+        # last changed it (None: not recorded, the hot loop's only extra test).
+        self.trace: dict | None = None
+        self._priority = 0
+
+    def level_label(self, level: int | None, priority: int) -> str:
+        """How the hierarchy calls the level a visit ran at."""
+        where = (f"{self.strategy.value}" if level is None
+                 else f"op priority {level}")
+        return f"user priority p{priority}, {where}" if \
+            self.strategy is Strategy.USER_PRIORITY else where
 
     # -- the hierarchy -----------------------------------------------------------------
     def run(self) -> None:
@@ -155,6 +175,7 @@ class Propagator:
                 g.shardings[slot] = g.intern(_initial_for_priority(sharding))
         self._run_op_priorities()
         for priority in sorted(priorities):
+            self._priority = priority
             for slot, original in originals.items():
                 current = g.shardings[slot]
                 g.shardings[slot] = g.intern(_restore_priority(current, original, priority))
@@ -205,6 +226,9 @@ class Propagator:
             node = nodes[index]
             if not plain[index]:
                 changed = self._visit(node, level)
+                if self.trace is not None:
+                    for slot in changed:
+                        self.trace[slot] = (index, level, self._priority)
             else:  # _visit, inline: the hot loop of propagation
                 steps += 1
                 slots = node.slots
@@ -233,6 +257,9 @@ class Propagator:
                     if new is not shardings[slot]:
                         shardings[slot] = new
                         changed.append(slot)
+                if changed and self.trace is not None:
+                    for slot in changed:
+                        self.trace[slot] = (index, level, self._priority)
             if not changed:
                 settled[index] = 1
                 continue
@@ -382,6 +409,9 @@ class Propagator:
             if last is not None and last[0] is state[0] and last[1] is state[1]:
                 continue  # visited in this very state before, and nothing changed
             changed = self._visit(node, None)
+            if changed and self.trace is not None:  # (func result k: node -1 - k)
+                for slot in changed:
+                    self.trace[slot] = (-1 - k, None, self._priority)
             if changed:
                 self._unsettle(changed)
             else:

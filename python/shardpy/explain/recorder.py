@@ -1,0 +1,249 @@
+"""What the partitioner decided and why, recorded while it runs (`--explain`, issue 18).
+
+Nothing is recorded unless a Recorder is active (`recording`): the passes ask
+`current()` and skip their explanation work when it is None, so a partition without
+`--explain` runs the code it ran before.
+
+While one is active:
+  * shardpy-propagate keeps, per value, which op last changed its sharding and at which
+    level of the hierarchy (`note_propagation`): the origin chain of a sharding;
+  * shardpy-insert-reshards tags the location of every reshard and all_reduce it makes
+    with a reason (`tag`): the op that needed it, the operand or result, the sharding
+    the value had and the one the op needed, with their origins;
+  * shardpy-to-local tags the ops whose lowering makes collectives of its own (halo
+    exchanges, the all_reduce finishing a max over sharded dims, ...);
+  * shardpy-combine-collectives gives a combined collective the locations of all it
+    combines.
+
+A tag is a name location around the op's own, `loc("shardpy.why:7"(<op's loc>))`:
+locations are what every pass carries over from an op to the ops it becomes, so the
+tag reaches the per-device collectives. explain/collectives.py reads the tags off the
+per-device module and removes them (`strip_tags`): the module is the same as without
+`--explain`.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from jaxlib.mlir import ir
+
+from ..ir.diagnostics import file_position
+
+TAG = "shardpy.why:"
+MAX_CHAIN = 12  # origin steps shown (a chain through a whole layer stack is long)
+
+_ACTIVE: list["Recorder"] = []
+
+
+def current() -> "Recorder | None":
+    """The active Recorder, or None (the common case: nothing to record)."""
+    return _ACTIVE[-1] if _ACTIVE else None
+
+
+@contextmanager
+def recording(recorder: "Recorder | None" = None) -> Iterator["Recorder"]:
+    recorder = recorder or Recorder()
+    _ACTIVE.append(recorder)
+    try:
+        yield recorder
+    finally:
+        _ACTIVE.pop()
+
+
+def where(loc: ir.Location | None) -> str:
+    """`loc` as the user's file:line:col (tags, names and call sites unwrapped), or
+    "unknown"."""
+    if loc is None:
+        return "unknown"
+    found = file_position(loc)
+    if found is None:
+        return "unknown"
+    file, line, col = found
+    if file == "-" and _ACTIVE and _ACTIVE[-1].buffer_name:
+        file = _ACTIVE[-1].buffer_name  # (the parser names its buffer "-")
+    return f"{file}:{line}:{col}"
+
+
+@dataclass
+class Step:
+    """One link of an origin chain: the op (or annotation) that set a sharding."""
+
+    how: str    # "argument", "result", "constraint", "propagated", "priority", ...
+    op: str     # the op's name ("" for an argument)
+    loc: str    # file:line:col
+    sharding: str = ""
+    level: str = ""  # the hierarchy level that moved it (propagated steps)
+    note: str = ""
+
+    def to_json(self) -> dict:
+        out = {"how": self.how, "op": self.op, "loc": self.loc}
+        for key in ("sharding", "level", "note"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        return out
+
+
+
+@dataclass
+class Recorder:
+    reasons: list[dict] = field(default_factory=list)
+    # From shardpy-propagate: value -> its slot, per slot its origin steps (computed
+    # when asked) from the writer of each slot.
+    _value_slot: dict = field(default_factory=dict)
+    _shapes: list = field(default_factory=list)
+    _writers: dict = field(default_factory=dict)   # slot -> (node index, level label)
+    _nodes: list = field(default_factory=list)     # node index -> (name, loc, slots)
+    _initial: dict = field(default_factory=dict)   # slot -> (how, name, loc, sharding)
+    _final: list = field(default_factory=list)     # slot -> final sharding (str)
+    _axes: list = field(default_factory=list)      # slot -> set of axis names
+    _chains: dict = field(default_factory=dict)
+    _returns: list = field(default_factory=list)   # func result k -> (returned, result)
+    buffer_name: str = ""  # what the input's "-" buffer is called (the tool's input)
+    # shardpy-to-local: locations (text) of ops whose lowering may add collectives.
+    lowered: dict = field(default_factory=dict)
+
+    # -- tags ----------------------------------------------------------------------
+    def tag(self, loc: ir.Location, reason: dict) -> ir.Location:
+        """`loc` wrapped in a new tag naming `reason` (under loc's context)."""
+        self.reasons.append(reason)
+        with loc.context:
+            return ir.Location.name(f"{TAG}{len(self.reasons) - 1}", childLoc=loc)
+
+    def reasons_of(self, loc: ir.Location) -> list[dict]:
+        return [self.reasons[i] for i in tag_ids(loc) if i < len(self.reasons)]
+
+    # -- propagation -----------------------------------------------------------------
+    def note_propagation(self, graph, writers: dict, initial: list) -> None:
+        """What shardpy-propagate knows once it is done: `writers` (slot -> (node index,
+        level label) of the visit that last changed it), `initial` (the slots' shardings
+        before propagation: annotations)."""
+        self._value_slot = dict(graph.value_slot)
+        self._shapes = list(graph.shapes)
+        self._writers = dict(writers)
+        self._nodes = [(node.name, where(_node_loc(node)), tuple(node.slots))
+                       for node in graph.nodes]
+        self._returns = [(link.returned, link.result) for link in graph.func_links
+                         if link.returned >= 0 and link.result >= 0]
+        self._final = [str(s) if s is not None else "" for s in graph.shardings]
+        self._axes = [{a.name for a in s.all_axes()} if s is not None else set()
+                      for s in graph.shardings]
+        what = {}
+        for value, slot in graph.value_slot.items():
+            if slot in what:
+                continue
+            if isinstance(value, ir.BlockArgument):
+                what[slot] = (f"argument {value.arg_number}", "")
+            else:
+                what[slot] = (value.owner.name, where(value.owner.location))
+        for k, link in enumerate(graph.func_links):
+            if link.result >= 0:
+                what.setdefault(link.result, ("a function result's sharding", ""))
+        for slot, sharding in enumerate(initial):
+            if sharding is not None and slot not in self._writers:
+                self._initial[slot] = (str(sharding),) + what.get(slot, ("", ""))
+        self._chains = {}
+
+    def origin_of(self, value: ir.Value) -> list[Step]:
+        """How `value` got its sharding: the chain of ops that propagated it, back to
+        the annotation it came from (most recent first). Empty when propagation did not
+        see the value (made by a later pass)."""
+        slot = self._value_slot.get(value)
+        if slot is None or tuple(getattr(value.type, "shape", ())) != tuple(
+                self._shapes[slot] or ()):
+            return []  # (a value made later, possibly where a gone one lived)
+        return self._chain(slot)
+
+    def _chain(self, slot: int) -> list[Step]:
+        steps: list[Step] = []
+        seen = set()
+        while slot not in seen and len(steps) < MAX_CHAIN:
+            seen.add(slot)
+            writer = self._writers.get(slot)
+            if writer is None:
+                if slot in self._initial:
+                    sharding, name, loc = self._initial[slot]
+                    steps.append(Step("annotated", name, loc, sharding))
+                break
+            index, level = writer
+            if index < 0:  # a function's result and the value it returns (identity)
+                name, loc, slots = "func.return", "", self._returns[-1 - index]
+                level = "the function's result sharding"
+            else:
+                name, loc, slots = self._nodes[index]
+            if not steps or (steps[-1].op, steps[-1].loc) != (name, loc):
+                steps.append(Step("propagated", name, loc, self._final[slot], level))
+            # The source: another tensor of that op sharing axes with this one.
+            mine = self._axes[slot]
+            source = next((s for s in slots if s >= 0 and s != slot and s not in seen
+                           and self._axes[s] & mine), None)
+            if source is None:
+                break
+            slot = source
+        return steps
+
+
+def _node_loc(node) -> ir.Location | None:
+    op = node.op
+    if op is None:
+        return None
+    try:
+        return op.location
+    except Exception:  # noqa: BLE001 - an edge's op may be a block argument's owner
+        return None
+
+
+def tag_ids(loc: ir.Location) -> list[int]:
+    """The reason indices of the tags in `loc` (several after a fusion)."""
+    out: list[int] = []
+    _collect(loc, out)
+    return out
+
+
+def _collect(loc: ir.Location, out: list[int]) -> None:
+    typeid = loc.typeid
+    if typeid == ir.NameLoc.static_typeid:
+        named = ir.NameLoc(loc)
+        name = named.name_str
+        if name.startswith(TAG):
+            out.append(int(name[len(TAG):]))
+        _collect(named.child_loc, out)
+    elif typeid == ir.FusedLoc.static_typeid:
+        for inner in ir.FusedLoc(loc).locations:
+            _collect(inner, out)
+    elif typeid == ir.CallSiteLoc.static_typeid:
+        _collect(ir.CallSiteLoc(loc).callee, out)
+
+
+def untagged(loc: ir.Location) -> ir.Location:
+    """`loc` without its tags (the location the op had before)."""
+    typeid = loc.typeid
+    if typeid == ir.NameLoc.static_typeid:
+        named = ir.NameLoc(loc)
+        child = untagged(named.child_loc)
+        if named.name_str.startswith(TAG):
+            return child
+        return ir.Location.name(named.name_str, childLoc=child, context=loc.context)
+    if typeid == ir.FusedLoc.static_typeid:
+        inner = [untagged(x) for x in ir.FusedLoc(loc).locations]
+        unique = list(dict.fromkeys(inner))
+        return unique[0] if len(unique) == 1 else ir.Location.fused(unique, context=loc.context)
+    return loc
+
+
+def strip_tags(module: ir.Operation) -> None:
+    """Every op's location without tags: the module as a run without --explain leaves it."""
+    def visit(op: ir.Operation) -> None:
+        loc = op.location
+        if tag_ids(loc):
+            op.location = untagged(loc)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:  # (a reducer's arguments take its location)
+                    if tag_ids(arg.location):
+                        arg.set_location(untagged(arg.location))
+                for inner in block.operations:
+                    visit(inner.operation)
+
+    visit(module)
