@@ -33,7 +33,7 @@ from jaxlib.mlir import ir
 from ..runtime.stats import COLLECTIVES, collective_cost
 from ..sharding.device_groups import group_size_of, groups_of
 from ..sharding.sdy_codec import module_meshes
-from .recorder import Recorder, strip_tags, tag_ids, untagged, where
+from .recorder import Recorder, members, strip_tags, tag_ids, untagged, where
 
 STABLEHLO_KINDS = {name: kind for name, kind in COLLECTIVES.items()
                    if name.startswith("stablehlo.")}
@@ -114,9 +114,10 @@ def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> R
 def _first_reasons(loc: ir.Location, recorder: Recorder) -> list[dict]:
     """Per fused member, its outermost tag's reason (the pass that made the op last);
     one reason for an unfused location."""
-    if loc.typeid == ir.FusedLoc.static_typeid:
+    parts = members(loc)
+    if len(parts) > 1:
         out = []
-        for inner in ir.FusedLoc(loc).locations:
+        for inner in parts:
             out.extend(_first_reasons(inner, recorder))
         return out
     ids = tag_ids(loc)

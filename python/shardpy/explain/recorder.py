@@ -32,6 +32,7 @@ from jaxlib.mlir import ir
 from ..ir.diagnostics import file_position
 
 TAG = "shardpy.why:"
+FUSED = TAG + "fused"  # several ops' locations made one (fused_location): not the op's own
 MAX_CHAIN = 12  # origin steps shown (a chain through a whole layer stack is long)
 
 _ACTIVE: list["Recorder"] = []
@@ -194,6 +195,21 @@ def _node_loc(node) -> ir.Location | None:
         return None
 
 
+def fused_location(locations: list[ir.Location]) -> ir.Location:
+    """One location for an op made of several (a combined collective) that keeps every
+    member's tags; without tags it is the last member's, as without --explain."""
+    context = locations[-1].context
+    return ir.Location.name(FUSED, childLoc=ir.Location.fused(locations, context=context),
+                            context=context)
+
+
+def members(loc: ir.Location) -> list[ir.Location]:
+    """The member locations of a fused_location (else [loc])."""
+    if loc.typeid == ir.NameLoc.static_typeid and ir.NameLoc(loc).name_str == FUSED:
+        return list(ir.FusedLoc(ir.NameLoc(loc).child_loc).locations)
+    return [loc]
+
+
 def tag_ids(loc: ir.Location) -> list[int]:
     """The reason indices of the tags in `loc` (several after a fusion)."""
     out: list[int] = []
@@ -206,7 +222,7 @@ def _collect(loc: ir.Location, out: list[int]) -> None:
     if typeid == ir.NameLoc.static_typeid:
         named = ir.NameLoc(loc)
         name = named.name_str
-        if name.startswith(TAG):
+        if name.startswith(TAG) and name != FUSED:
             out.append(int(name[len(TAG):]))
         _collect(named.child_loc, out)
     elif typeid == ir.FusedLoc.static_typeid:
@@ -221,6 +237,8 @@ def untagged(loc: ir.Location) -> ir.Location:
     typeid = loc.typeid
     if typeid == ir.NameLoc.static_typeid:
         named = ir.NameLoc(loc)
+        if named.name_str == FUSED:
+            return untagged(members(loc)[-1])
         child = untagged(named.child_loc)
         if named.name_str.startswith(TAG):
             return child
@@ -236,12 +254,12 @@ def strip_tags(module: ir.Operation) -> None:
     """Every op's location without tags: the module as a run without --explain leaves it."""
     def visit(op: ir.Operation) -> None:
         loc = op.location
-        if tag_ids(loc):
+        if tag_ids(loc) or len(members(loc)) > 1:
             op.location = untagged(loc)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.arguments:  # (a reducer's arguments take its location)
-                    if tag_ids(arg.location):
+                    if tag_ids(arg.location) or len(members(arg.location)) > 1:
                         arg.set_location(untagged(arg.location))
                 for inner in block.operations:
                     visit(inner.operation)

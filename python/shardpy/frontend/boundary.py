@@ -107,13 +107,18 @@ def explain_module(global_text: str, pipeline_text: str) -> list:
         module = ir.Module.parse(global_text, context=context)
         _open_unspecified_results(module)
         with recording() as recorder:
-            ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
-                module, engine)
-        if not ok:
-            messages = "; ".join(d.render() for d in engine.diagnostics)
-            raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
-        engine.flush()
+            _run_pipeline(module, pipeline_text, context, engine)
         return explain(module.operation, recorder)
+
+
+def _run_pipeline(module, pipeline_text: str, context, engine) -> None:
+    """The partition pipeline over JAX's module; its diagnostics as one ValueError."""
+    ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
+        module, engine)
+    if not ok:
+        messages = "; ".join(d.render() for d in engine.diagnostics)
+        raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
+    engine.flush()
 
 
 def partition_module(global_text: str, pipeline_text: str):
@@ -130,12 +135,7 @@ def partition_module(global_text: str, pipeline_text: str):
         module = ir.Module.parse(global_text, context=context)
         opened = _open_unspecified_results(module)
         global_sig = runtime.signature(module.operation)
-        ok = Pipeline(pipeline_text, context, PipelineOptions(verify_each=False)).run(
-            module, engine)
-        if not ok:
-            messages = "; ".join(d.render() for d in engine.diagnostics)
-            raise ValueError(f"shardpy.jit: partitioning failed: {messages}")
-        engine.flush()
+        _run_pipeline(module, pipeline_text, context, engine)
         op = module.operation
         signature = runtime.signature(op)
         sharded = any(inner.operation.name == "sdy.mesh"

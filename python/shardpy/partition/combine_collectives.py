@@ -185,7 +185,7 @@ def _rewrite(ops: list, positions: list[int], ancestors: list[int], earlier: int
     rows = []  # per member: (its op, permutation or None, its shape as packed, m)
     loc = last.location
     if explain.current() is not None:  # --explain: every member's reasons
-        loc = ir.Location.fused([ops[p].location for p in positions], context=loc.context)
+        loc = explain.recorder.fused_location([ops[p].location for p in positions])
     with loc, ir.InsertionPoint(last):
         packed = []
         for p in positions:
