@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from .. import explain
 from ..ir.diagnostics import ShardpyError
 from ..ir.utils import collect_ops, erase_op_forwarding_operands, inline_region_before
 from ..ops.collectives import STABLEHLO_COLLECTIVES, cross_partition
@@ -284,7 +285,12 @@ def _call(ctx: ExplicitReshards, op: ir.Operation, func: ir.Operation | None = N
 def _constraint_to_reshard(ctx: ExplicitReshards, op: ir.Operation,
                            func: ir.Operation | None = None) -> None:
     sharding = ctx.state.of(op.results[0])
-    with op.location, ir.InsertionPoint(op):
+    loc = op.location
+    recorder = explain.current()
+    if recorder is not None:  # --explain: the program's own constraint
+        loc = recorder.tag(loc, explain.operand_reason(
+            recorder, op, 0, op.operands[0], ctx.state.of(op.operands[0]), sharding))
+    with loc, ir.InsertionPoint(op):
         reshard = sdy.ReshardOp(op.operands[0], ctx.state.codec.encode(sharding))
     ctx.reshards.append(reshard.operation)
     op.results[0].replace_all_uses_with(reshard.result)
