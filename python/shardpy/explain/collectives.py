@@ -91,7 +91,8 @@ def _walk(op: ir.Operation):
 
 def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> Record:
     loc = op.location
-    reasons = [_public(r) for r in _first_reasons(loc, recorder)]
+    found = _first_reasons(loc, recorder)
+    reasons = [_public(r) for r in found]
     group = _group_size(op)
     cost = collective_cost(op)
     seconds = model.time(kind, max(group, 2), cost) if model is not None and cost else (
@@ -103,9 +104,7 @@ def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> R
         main = {"why": "program", "op": op.name, "loc": where(own),
                 "from_sharding": "", "to_sharding": "",
                 "origin": {"from": [], "to": []}}
-    alternatives = []
-    for reason in _first_reasons(loc, recorder)[:1]:
-        alternatives = _alternatives(reason, model)
+    alternatives = _alternatives(found[0], model) if found else []
     return Record(kind, axes, group, cost, seconds, main["op"], main["loc"], main["why"],
                   main.get("from_sharding", ""), main.get("to_sharding", ""),
                   main.get("origin", {}), alternatives, where(untagged(loc)), reasons)

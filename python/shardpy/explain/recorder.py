@@ -99,7 +99,6 @@ class Recorder:
     _initial: dict = field(default_factory=dict)   # slot -> (how, name, loc, sharding)
     _final: list = field(default_factory=list)     # slot -> final sharding (str)
     _axes: list = field(default_factory=list)      # slot -> set of axis names
-    _chains: dict = field(default_factory=dict)
     _returns: list = field(default_factory=list)   # func result k -> (returned, result)
     buffer_name: str = ""  # what the input's "-" buffer is called (the tool's input)
     # shardpy-to-local: locations (text) of ops whose lowering may add collectives.
@@ -144,7 +143,6 @@ class Recorder:
         for slot, sharding in enumerate(initial):
             if sharding is not None and slot not in self._writers:
                 self._initial[slot] = (str(sharding),) + what.get(slot, ("", ""))
-        self._chains = {}
 
     def origin_of(self, value: ir.Value) -> list[Step]:
         """How `value` got its sharding: the chain of ops that propagated it, back to
