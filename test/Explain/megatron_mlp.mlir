@@ -13,7 +13,7 @@
 // CHECK: check: PASS
 //
 // RUN: %python -c "import json; r = json.load(open('%t.json'))['collectives']; print(len(r), r[0]['kind'], r[0]['axes'], r[0]['bytes'], r[0]['op'], r[0]['loc'].split('/')[-1], r[0]['why'], sorted(r[0]))" | FileCheck %s --check-prefix=JSON
-// JSON: 1 all_reduce ['model'] 1536.0 stablehlo.dot_general megatron_mlp.mlir:32:10 result ['alternatives', 'axes', 'bytes', 'collective_loc', 'from_sharding', 'group_size', 'kind', 'loc', 'op', 'origin', 'reasons', 'seconds', 'to_sharding', 'why']
+// JSON: 1 all_reduce ['model'] 1536.0 stablehlo.dot_general megatron_mlp.mlir:32:10 result ['alternatives', 'axes', 'bytes', 'collective_loc', 'from_sharding', 'group_size', 'kind', 'loc', 'op', 'origin', 'placements', 'reasons', 'seconds', 'to_sharding', 'why']
 //
 // shardpy-opt prints the same to stderr and leaves the per-device module as it is
 // without --explain (the tags that carried the reasons are gone).

@@ -6,5 +6,6 @@ reasons.py      the reason each pass attaches to what it makes
 collectives.py  the per-device module's collectives, each with its reasons, costs and
                 alternatives: the records --explain prints
 """
-from .reasons import lowering_reason, operand_reason, result_reason  # noqa: F401
+from .reasons import (lowering_reason, note_placements, operand_reason,  # noqa: F401
+                      result_reason)
 from .recorder import Recorder, current, recording  # noqa: F401

@@ -52,17 +52,18 @@ class Record:
     from_sharding: str = ""
     to_sharding: str = ""
     origin: dict = field(default_factory=dict)
-    alternatives: list = field(default_factory=list)
+    alternatives: list = field(default_factory=list)  # the reshard plans weighed
     collective_loc: str = ""
     reasons: list = field(default_factory=list)  # all of them (a combined collective)
+    placements: list = field(default_factory=list)  # the op's placements weighed
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "axes": self.axes, "group_size": self.group_size,
                 "bytes": self.bytes, "seconds": self.seconds, "op": self.op,
                 "loc": self.loc, "why": self.why, "from_sharding": self.from_sharding,
                 "to_sharding": self.to_sharding, "origin": self.origin,
-                "alternatives": self.alternatives, "collective_loc": self.collective_loc,
-                "reasons": self.reasons}
+                "alternatives": self.alternatives, "placements": self.placements,
+                "collective_loc": self.collective_loc, "reasons": self.reasons}
 
 
 def explain_module(module: ir.Operation, recorder: Recorder, model=None) -> list[Record]:
@@ -107,7 +108,8 @@ def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> R
     alternatives = _alternatives(found[0], model) if found else []
     return Record(kind, axes, group, cost, seconds, main["op"], main["loc"], main["why"],
                   main.get("from_sharding", ""), main.get("to_sharding", ""),
-                  main.get("origin", {}), alternatives, where(untagged(loc)), reasons)
+                  main.get("origin", {}), alternatives, where(untagged(loc)), reasons,
+                  main.get("placements", []))
 
 
 def _first_reasons(loc: ir.Location, recorder: Recorder) -> list[dict]:
@@ -232,6 +234,14 @@ def format_table(records: list[Record], limit: int | None = None) -> str:
                 + (f" {a['seconds'] * 1e6:.1f} us" if a.get("seconds") is not None else "")
                 for a in r.alternatives)
             lines.append(f"       weighed: {alts}")
+        if len(r.placements) > 1:
+            lines.append(f"       placements of {r.op} weighed ({len(r.placements)}):")
+            for p in r.placements[:4]:
+                cost = _bytes(p["bytes"]) + (f" {p['seconds'] * 1e6:.1f} us"
+                                             if p.get("seconds") is not None else "")
+                mark = "chosen " if p["chosen"] else "       "
+                lines.append(f"         {mark}{cost}: operands {', '.join(p['operands'])}"
+                             f" -> results {', '.join(p['results'])}")
         if len(r.reasons) > 1:
             lines.append(f"       combines {len(r.reasons)} collectives: "
                          + ", ".join(f"{x['op']} at {x['loc']}" for x in r.reasons[1:]))

@@ -74,3 +74,28 @@ def lowering_reason(recorder: Recorder, op: ir.Operation, operand_shardings,
     return {"why": "lowering", "op": op.name, "loc": where(op.location), "index": -1,
             "from_sharding": _sharding_text(first), "to_sharding": _sharding_text(out),
             "origin": {"from": [], "to": []}}
+
+
+def note_placements(reasons: list[dict], plan, weighed: list) -> None:
+    """Give the conversions one op's placement made (`reasons`) the placements
+    plan_choice weighed for that op (`weighed`: (rank key, OpPlan) pairs), fastest
+    first, the chosen one marked: the alternatives behind the op's need."""
+    seen, placements = set(), []
+    for key, candidate in sorted(weighed, key=lambda pair: pair[0]):
+        operands = [_sharding_text(s) if s is not None else "as it is"
+                    for s in candidate.operands]
+        results = [_sharding_text(s) for s in candidate.results]
+        text = (tuple(operands), tuple(results))
+        if text in seen:
+            continue
+        seen.add(text)
+        timed = len(key) == 4  # (nanoseconds, bytes, work, exchanges); else bytes first
+        seconds = key[0] / 1e9 if timed else None
+        placements.append({
+            "operands": operands, "results": results,
+            "bytes": float(key[1] if timed else key[0]),
+            "seconds": seconds if seconds is None or seconds != float("inf") else None,
+            "chosen": list(candidate.operands) == list(plan.operands)
+            and list(candidate.results) == list(plan.results)})
+    for reason in reasons:
+        reason["placements"] = placements

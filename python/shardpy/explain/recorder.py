@@ -101,18 +101,76 @@ class Recorder:
     _axes: list = field(default_factory=list)      # slot -> set of axis names
     _returns: list = field(default_factory=list)   # func result k -> (returned, result)
     buffer_name: str = ""  # what the input's "-" buffer is called (the tool's input)
-    # shardpy-to-local: locations (text) of ops whose lowering may add collectives.
-    lowered: dict = field(default_factory=dict)
+    # shardpy-insert-reshards: the global program with its shardings (note_program).
+    program: dict = field(default_factory=dict)
 
     # -- tags ----------------------------------------------------------------------
     def tag(self, loc: ir.Location, reason: dict) -> ir.Location:
         """`loc` wrapped in a new tag naming `reason` (under loc's context)."""
+        reason["id"] = len(self.reasons)
         self.reasons.append(reason)
         with loc.context:
             return ir.Location.name(f"{TAG}{len(self.reasons) - 1}", childLoc=loc)
 
     def reasons_of(self, loc: ir.Location) -> list[dict]:
         return [self.reasons[i] for i in tag_ids(loc) if i < len(self.reasons)]
+
+    # -- the program, for pictures ----------------------------------------------------
+    def note_program(self, module: ir.Operation, state) -> None:
+        """The global program as shardpy-insert-reshards leaves it (every value with its
+        sharding, the reshards and all_reduces it made tagged with their reasons), as
+        plain data: `self.program` (schema: explain/html.py)."""
+        meshes = {name: {"axes": [[a, n] for a, n in mesh.axes],
+                         "device_ids": list(mesh.device_ids or ())}
+                  for name, mesh in state.codec.meshes.items()}
+        ids: dict = {}
+        nodes: list[dict] = []
+
+        def value_id(value) -> int:
+            found = ids.get(value)
+            if found is None:
+                found = ids[value] = len(ids)
+            return found
+
+        def describe(value) -> dict:
+            t = value.type
+            shape = list(ir.RankedTensorType(t).shape) if isinstance(
+                t, ir.RankedTensorType) else []
+            element = str(ir.RankedTensorType(t).element_type) if isinstance(
+                t, ir.RankedTensorType) else str(t)
+            sharding = state.of(value)
+            return {"id": value_id(value), "shape": shape, "dtype": element,
+                    "sharding": str(sharding) if sharding is not None else "",
+                    "mesh": sharding.mesh_name if sharding is not None else "",
+                    "dims": [[str(a) for a in d.axes] for d in sharding.dims]
+                    if sharding is not None else [],
+                    "unreduced": [str(a) for a in sharding.unreduced]
+                    if sharding is not None else []}
+
+        def visit_block(block, func: str, depth: int) -> None:
+            for arg in block.arguments:
+                nodes.append({"id": len(nodes), "op": "argument" if depth == 0 else
+                              "block_argument", "loc": where(arg.location), "func": func,
+                              "depth": depth, "operands": [], "results": [describe(arg)],
+                              "reasons": []})
+            for op in block.operations:
+                op = op.operation
+                nodes.append({"id": len(nodes), "op": op.name, "loc": where(op.location),
+                              "func": func, "depth": depth,
+                              "operands": [value_id(v) for v in op.operands],
+                              "results": [describe(r) for r in op.results],
+                              "reasons": tag_ids(op.location)})
+                for region in op.regions:
+                    for inner in region.blocks:
+                        visit_block(inner, func, depth + 1)
+
+        for op in module.regions[0].blocks[0].operations:
+            op = op.operation
+            if op.name == "func.func":
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                for block in op.regions[0].blocks:
+                    visit_block(block, name, 0)
+        self.program = {"meshes": meshes, "nodes": nodes}
 
     # -- propagation -----------------------------------------------------------------
     def note_propagation(self, graph, writers: dict, initial: list) -> None:

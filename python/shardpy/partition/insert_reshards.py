@@ -44,7 +44,7 @@ from jaxlib.mlir.dialects import sdy
 
 from .. import explain
 from ..lowering.windowed.concatenate import roll_sharding
-from ..ops.registry import SOURCE_OPS
+from ..ops.registry import SOURCE_OPS, local_entry
 from ..sharding.model import Mesh, TensorSharding
 from ..sharding.op_rule import RuleTable, shape_of
 from ..sharding.sdy_codec import encode_axis_list
@@ -104,6 +104,9 @@ class ExplicitReshards:
         self._remade.clear()
         fold_reshard_chains(self.reshards)
         self.reshards.clear()
+        recorder = explain.current()
+        if recorder is not None:  # --explain-html: the program as it stands now
+            recorder.note_program(self.module, self.state)
 
     def _op(self, op: ir.Operation, func: ir.Operation) -> None:
         name = op.name
@@ -183,6 +186,9 @@ class ExplicitReshards:
                                result_shardings, template, self._sources)
         if plan.fallback:
             warn_computed_replicated(op, name, self.warned)
+        recorder = explain.current()
+        if recorder is not None:  # --explain: what the conversions below are for
+            first_reason = len(recorder.reasons)
         for i in plan.moved_operands:
             self.reshard_operand(op, i, plan.operands[i])
         if plan.results_changed:
@@ -199,6 +205,21 @@ class ExplicitReshards:
             for i, moved in enumerate(foreign[1]):
                 if moved:
                     self.reshard_result(op, results[i], plan.results[i], wanted[i])
+        if recorder is not None and len(recorder.reasons) > first_reason:
+            explain.note_placements(recorder.reasons[first_reason:], plan, self._weighed(
+                op, name, operands, results, operand_shardings, result_shardings, template))
+
+    def _weighed(self, op, name, operands, results, operand_shardings, result_shardings,
+                 template) -> list:
+        """--explain: every placement choose_plan compares for `op`, with its rank key
+        (the plan cache answers without them)."""
+        _, rule = self.cache.rule(op, name, operands, results)
+        entry = local_entry(op, name)
+        combine = entry.combine(op) if entry is not None and entry.combine else None
+        weighed: list = []
+        self.cache.choose(op, rule, entry, combine, operand_shardings, result_shardings,
+                          template, weighed=weighed)
+        return weighed
 
     def _roll(self, op: ir.Operation) -> bool:
         """A concatenate of slices of one array x sharded along the concat dim (a

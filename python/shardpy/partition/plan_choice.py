@@ -66,10 +66,12 @@ class OpPlan:
 
 
 def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
-                result_shardings, template: TensorSharding, model=None) -> OpPlan:
+                result_shardings, template: TensorSharding, model=None,
+                weighed: list | None = None) -> OpPlan:
     """The cheapest placement of `op` (its rule, its LOCAL_OPS entry, how its reductions
     combine) given its operands' and results' current shardings, on `template`'s mesh:
-    the fastest by `model` (a CollectiveTimeModel), then the fewest bytes moved."""
+    the fastest by `model` (a CollectiveTimeModel), then the fewest bytes moved.
+    `weighed` (--explain): gets every (rank key, placement) compared."""
     if not computed_on_shards(rule, entry):
         return OpPlan(*replicated_operands_and_results(op, template), fallback=True)
     rule = _one_sided_factors_replicated(rule, op)
@@ -118,6 +120,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                     continue  # the lowering cannot compute these shards
             key = rank(op, candidate, operand_shardings, result_shardings, model,
                        ("collective_permute", 2, moved))
+            if weighed is not None:
+                weighed.append((key, candidate))
             if best is None or key < best[0]:
                 best = (key, candidate)
     # Need-replication factors an operand has sharded: their axes moved onto another
@@ -130,6 +134,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
             candidate = placement(op, rule, moved, operand_shardings, template, combine,
                                   entry)
             key = rank(op, candidate, operand_shardings, result_shardings, model)
+            if weighed is not None:
+                weighed.append((key, candidate))
             if key < best[0]:
                 best = (key, candidate)
         if entry is not None and entry.split is not None:
@@ -137,6 +143,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                     op, rule, entry, tensors, num_operands, factor_axes, template):
                 key = rank(op, candidate, operand_shardings, result_shardings, model,
                            ("all_gather", shards, internal), exchanges=False)
+                if weighed is not None:
+                    weighed.append((key, candidate))
                 if key < best[0]:
                     best = (key, candidate)
     return best[1]
