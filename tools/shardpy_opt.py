@@ -131,7 +131,7 @@ def main_body(argv: list[str]) -> int:
             ok = module is not None and pipeline.run(module, engine)
             if ok and recorder is not None:
                 explain_report.emit(explain_report.explain(module.operation, recorder),
-                                    args, sys.stderr)
+                                    recorder, args, sys.stderr)
         if args.verify_diagnostics:
             problems = verify(engine.diagnostics, collect_expected(chunk.text, chunk.first_line),
                               name)

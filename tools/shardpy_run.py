@@ -228,7 +228,7 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
                 print(stats.module_stats(op).summary())
         engine.flush()
         if explained is not None:
-            explain_report.emit(explained, args, sys.stdout)
+            explain_report.emit(explained, recorder, args, sys.stdout)
             report["explain"] = [r.to_json() for r in explained]
 
         num_devices = 1

@@ -3,6 +3,7 @@
 Stages sit on the layers below them, never on later stages:
 
     ir < sharding < lowering < ops < propagation < partition
+    explain: on ir and sharding (the stages record into it while --explain runs)
     gspmd, runtime: on ir and sharding;  pass_registry, cli: on ir
     passes (shardpy.passes): on the library;  pipeline: on passes (it loads them all)
     frontend (shardpy.jit) on pipeline;  tools on top
@@ -27,15 +28,18 @@ LOWER = {
     "sharding": {"ir"},
     "lowering": {"ir", "sharding"},
     "ops": {"ir", "sharding", "lowering"},
-    "propagation": {"ir", "sharding", "ops"},
-    "partition": {"ir", "sharding", "lowering", "ops"},
+    # explain records what the stages decide (--explain) and reads the per-device
+    # module: the stages call into it, it knows none of them.
+    "explain": {"ir", "sharding"},
+    "propagation": {"ir", "sharding", "ops", "explain"},
+    "partition": {"ir", "sharding", "lowering", "ops", "explain"},
     "gspmd": {"ir", "sharding"},
     # runtime reads XLA's executables: their shardings are GSPMD (gspmd.codec).
     "runtime": {"ir", "sharding", "gspmd"},
     "pass_registry": {"ir"},
     "cli": {"ir"},
     "pipeline": {"ir", "pass_registry", "passes"},
-    "frontend": {"ir", "sharding", "runtime", "pipeline"},
+    "frontend": {"ir", "sharding", "runtime", "pipeline", "explain"},
     "__init__": {"frontend"},
 }
 LIBRARY_PACKAGES = set(LOWER) - {"pipeline", "pass_registry", "cli", "__init__"}

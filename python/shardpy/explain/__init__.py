@@ -5,7 +5,15 @@ recorder.py     what the passes record while a Recorder is active (`current()`),
 reasons.py      the reason each pass attaches to what it makes
 collectives.py  the per-device module's collectives, each with its reasons, costs and
                 alternatives: the records --explain prints
+warnings.py     values gathered whole and ops computed replicated, with what would avoid it
+report.py       the tools' flags (--explain, --explain-json, --explain-value, --explain-html)
+html.py         the page of --explain-html
+
+The stages (propagation, partition) call into recorder.py and reasons.py while a Recorder
+is active; nothing here imports a stage.
+
+May import: shardpy.ir, shardpy.sharding.
 """
-from .reasons import (lowering_reason, note_placements, operand_reason,  # noqa: F401
-                      result_reason)
-from .recorder import Recorder, current, recording  # noqa: F401
+from .reasons import (lowering_reason, note_placements, note_reshard_plans,  # noqa: F401
+                      operand_reason, result_reason)
+from .recorder import Recorder, current, recording, where  # noqa: F401

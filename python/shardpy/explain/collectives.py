@@ -30,7 +30,7 @@ from itertools import combinations
 
 from jaxlib.mlir import ir
 
-from ..runtime.stats import COLLECTIVES, collective_cost
+from ..sharding.collective_time import COLLECTIVES, collective_cost
 from ..sharding.device_groups import group_size_of, groups_of
 from ..sharding.sdy_codec import module_meshes
 from .recorder import Recorder, members, strip_tags, tag_ids, untagged, where
@@ -105,7 +105,7 @@ def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> R
         main = {"why": "program", "op": op.name, "loc": where(own),
                 "from_sharding": "", "to_sharding": "",
                 "origin": {"from": [], "to": []}}
-    alternatives = _alternatives(found[0], model) if found else []
+    alternatives = list(found[0].get("alternatives", [])) if found else []
     return Record(kind, axes, group, cost, seconds, main["op"], main["loc"], main["why"],
                   main.get("from_sharding", ""), main.get("to_sharding", ""),
                   main.get("origin", {}), alternatives, where(untagged(loc)), reasons,
@@ -179,32 +179,6 @@ def _pairs(op: ir.Operation):
     return [values[i:i + 2] for i in range(0, len(values), 2)]
 
 
-def _alternatives(reason: dict, model) -> list[dict]:
-    """The plans the reshard planner weighed for this conversion, with their costs
-    (the chosen one first: fastest, then fewest bytes)."""
-    have, want = reason.get("_have"), reason.get("_want")
-    if have is None or want is None or "_shape" not in reason:
-        return []
-    from ..partition.reshard_planner import candidate_plans, rank_key, same_mesh
-
-    if not same_mesh(have, want) or have.rank != want.rank:
-        return []
-    try:
-        plans = candidate_plans(have, want, tuple(reason["_shape"]), reason["_ebytes"] or 4)
-    except Exception:  # noqa: BLE001 - an explanation never fails a run
-        return []
-    out = []
-    for plan in sorted(plans, key=lambda p: rank_key(p, model)):
-        out.append({"steps": [s.kind for s in plan.steps if s.kind],
-                    "bytes": plan.cost,
-                    "seconds": plan.time(model) if model is not None else None})
-    unique = []
-    for alt in out:
-        if alt not in unique:
-            unique.append(alt)
-    return unique
-
-
 def format_table(records: list[Record], limit: int | None = None) -> str:
     """The records as a table (one line each), with the origins below each line."""
     if not records:
@@ -262,7 +236,7 @@ def _why(r: Record) -> str:
 
 def _step(s: dict) -> str:
     what = s.get("op") or "?"
-    extra = s.get("level") or s.get("note") or ""
+    extra = "; ".join(x for x in (s.get("level"), s.get("note")) if x)
     extra = f" [{extra}]" if extra else ""
     return f"{s['how']} {what} at {s['loc']}{extra}" if s.get("loc") else \
         f"{s['how']} {what}{extra}"

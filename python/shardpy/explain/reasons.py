@@ -99,3 +99,23 @@ def note_placements(reasons: list[dict], plan, weighed: list) -> None:
             and list(candidate.results) == list(plan.results)})
     for reason in reasons:
         reason["placements"] = placements
+
+
+def note_reshard_plans(reason: dict, chosen, weighed: list, model, keys: list) -> None:
+    """Give a conversion's reason the plans the reshard planner weighed (`weighed`,
+    ranked by `keys`: time, then bytes), fastest first, the one taken marked."""
+    out = []
+    for key, plan in sorted(zip(keys, weighed), key=lambda pair: pair[0]):
+        entry = {"steps": [s.kind for s in plan.steps if s.kind], "bytes": plan.cost,
+                 "seconds": plan.time(model) if model is not None else None,
+                 "chosen": [s.kind for s in plan.steps] == [s.kind for s in chosen.steps]
+                 and plan.cost == chosen.cost}
+        if not any(e["steps"] == entry["steps"] and e["bytes"] == entry["bytes"]
+                   for e in out):
+            out.append(entry)
+    if not any(e["chosen"] for e in out):  # (a plan the candidates do not hold: last resort)
+        out.insert(0, {"steps": [s.kind for s in chosen.steps if s.kind],
+                       "bytes": chosen.cost,
+                       "seconds": chosen.time(model) if model is not None else None,
+                       "chosen": True})
+    reason["alternatives"] = out

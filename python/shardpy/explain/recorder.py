@@ -30,6 +30,7 @@ from typing import Iterator
 from jaxlib.mlir import ir
 
 from ..ir.diagnostics import file_position
+from ..ir.utils import public_main
 
 TAG = "shardpy.why:"
 FUSED = TAG + "fused"  # several ops' locations made one (fused_location): not the op's own
@@ -100,9 +101,13 @@ class Recorder:
     _final: list = field(default_factory=list)     # slot -> final sharding (str)
     _axes: list = field(default_factory=list)      # slot -> set of axis names
     _returns: list = field(default_factory=list)   # func result k -> (returned, result)
+    _conflicts: dict = field(default_factory=dict)  # node index -> [(level, text)]
+    _labels: list = field(default_factory=list)
     buffer_name: str = ""  # what the input's "-" buffer is called (the tool's input)
-    # shardpy-insert-reshards: the global program with its shardings (note_program).
+    # shardpy-insert-reshards: the global program with its shardings (note_program),
+    # and the ops it computed replicated ({op, loc, reason}).
     program: dict = field(default_factory=dict)
+    fallbacks: list = field(default_factory=list)
 
     # -- tags ----------------------------------------------------------------------
     def tag(self, loc: ir.Location, reason: dict) -> ir.Location:
@@ -173,10 +178,13 @@ class Recorder:
         self.program = {"meshes": meshes, "nodes": nodes}
 
     # -- propagation -----------------------------------------------------------------
-    def note_propagation(self, graph, writers: dict, initial: list) -> None:
+    def note_propagation(self, graph, writers: dict, initial: list,
+                         conflicts: dict | None = None) -> None:
         """What shardpy-propagate knows once it is done: `writers` (slot -> (node index,
         level label) of the visit that last changed it), `initial` (the slots' shardings
-        before propagation: annotations)."""
+        before propagation: annotations), `conflicts` (node index -> [(level label,
+        text)]: factors its tensors disagreed on, and what was kept)."""
+        self._conflicts = dict(conflicts or {})
         self._value_slot = dict(graph.value_slot)
         self._shapes = list(graph.shapes)
         self._writers = dict(writers)
@@ -187,6 +195,22 @@ class Recorder:
         self._final = [str(s) if s is not None else "" for s in graph.shardings]
         self._axes = [{a.name for a in s.all_axes()} if s is not None else set()
                       for s in graph.shardings]
+        self._labels = []  # (kind, number, loc, op name, slot): --explain-value's index
+        entry = public_main(graph.module)
+        entry_block = entry.regions[0].blocks[0] if entry is not None else None
+        for value, slot in graph.value_slot.items():
+            if isinstance(value, ir.BlockArgument):
+                if entry_block is not None and value.owner == entry_block:
+                    self._labels.append(("arg", value.arg_number, "", "", slot))
+            else:
+                self._labels.append(("op", value.result_number,
+                                     where(value.owner.location), value.owner.name, slot))
+        if entry_block is not None:
+            ret = entry_block.operations[len(entry_block.operations) - 1]
+            for k, returned in enumerate(ret.operands):
+                slot = graph.value_slot.get(returned)
+                if slot is not None:
+                    self._labels.append(("result", k, "", "", slot))
         what = {}
         for value, slot in graph.value_slot.items():
             if slot in what:
@@ -201,6 +225,29 @@ class Recorder:
         for slot, sharding in enumerate(initial):
             if sharding is not None and slot not in self._writers:
                 self._initial[slot] = (str(sharding),) + what.get(slot, ("", ""))
+
+    def values_matching(self, selector: str) -> list[tuple[str, int]]:
+        """(description, slot) of the values `selector` names (--explain-value): `argN`
+        or `resultN` of the entry function, or a source location `LINE`, `FILE:LINE` or
+        `FILE:LINE:COL` (every op result there; FILE matched as a suffix)."""
+        sel = selector.strip().lstrip("%")
+        found = []
+        for kind, number, loc, name, slot in self._labels:
+            if kind in ("arg", "result") and sel == f"{kind}{number}":
+                found.append((f"{kind}{number} of the entry function", slot))
+            elif kind == "op" and _location_matches(loc, sel):
+                found.append((f"result {number} of {name} at {loc}", slot))
+        return found
+
+    def describe_value(self, selector: str) -> dict:
+        """The sharding of each value `selector` names and the chain that gave it,
+        as JSON (`steps`: recorder.Step.to_json, most recent first)."""
+        out = []
+        for description, slot in self.values_matching(selector):
+            out.append({"value": description, "sharding": self._final[slot] or
+                        "none (replicated)",
+                        "steps": [s.to_json() for s in self._chain(slot)]})
+        return {"selector": selector, "values": out}
 
     def origin_of(self, value: ir.Value) -> list[Step]:
         """How `value` got its sharding: the chain of ops that propagated it, back to
@@ -231,6 +278,10 @@ class Recorder:
                 name, loc, slots = self._nodes[index]
             if not steps or (steps[-1].op, steps[-1].loc) != (name, loc):
                 steps.append(Step("propagated", name, loc, self._final[slot], level))
+                for where_, text in self._conflicts.get(index, [])[:3] if index >= 0 else ():
+                    steps[-1].note = (steps[-1].note + "; " if steps[-1].note else "") + \
+                        f"conflict resolved at {where_}: {text}"
+
             # The source: another tensor of that op sharing axes with this one.
             mine = self._axes[slot]
             source = next((s for s in slots if s >= 0 and s != slot and s not in seen
@@ -239,6 +290,19 @@ class Recorder:
                 break
             slot = source
         return steps
+
+
+def _location_matches(loc: str, selector: str) -> bool:
+    """`loc` ("file:line:col") is at `selector` (LINE, FILE:LINE or FILE:LINE:COL)."""
+    if not loc or loc == "unknown":
+        return False
+    file, line, col = loc.rsplit(":", 2)
+    parts = selector.rsplit(":", 2)
+    if len(parts) == 1:
+        return parts[0] == line
+    if parts[-1].isdigit() and parts[-2].isdigit() and len(parts) == 3:
+        return file.endswith(parts[0]) and (line, col) == (parts[1], parts[2])
+    return file.endswith(":".join(parts[:-1])) and parts[-1] == line
 
 
 def _node_loc(node) -> ir.Location | None:

@@ -12,6 +12,7 @@ from jaxlib.mlir import ir
 from ..ir.diagnostics import ShardpyError
 from .collectives import Record, explain_module, format_table
 from .recorder import Recorder, recording
+from .warnings import find_warnings
 
 
 def add_arguments(parser) -> None:
@@ -23,10 +24,22 @@ def add_arguments(parser) -> None:
                              "and the alternatives weighed")
     parser.add_argument("--explain-json", type=Path, metavar="FILE",
                         help="write the same as JSON (one record per collective)")
+    parser.add_argument("--explain-value", action="append", metavar="VALUE",
+                        help="print how one value got its sharding: the chain of ops "
+                             "propagation carried it through, with the level of the "
+                             "hierarchy (user priority, op priority, strategy) and the "
+                             "conflicts resolved on the way. VALUE: argN or resultN of "
+                             "the entry function, or a location LINE, FILE:LINE or "
+                             "FILE:LINE:COL (every op result there); repeatable")
+    parser.add_argument("--explain-html", type=Path, metavar="FILE",
+                        help="write one self-contained page: the program's data flow "
+                             "with its collectives marked by cost, each value's layout "
+                             "on the mesh, and the explanations on click")
 
 
 def wanted(args) -> bool:
-    return bool(args.explain or args.explain_json)
+    return bool(args.explain or args.explain_json or args.explain_value
+                or args.explain_html)
 
 
 @contextmanager
@@ -58,11 +71,51 @@ def explain(module: ir.Operation, recorder: Recorder, platform: str = "cpu"
         return explain_module(module, recorder, cost_model(platform))
 
 
-def emit(records: list[Record], args, out: TextIO) -> None:
-    """What --explain and --explain-json ask for."""
+def document(records: list[Record], recorder: Recorder, selectors=()) -> dict:
+    """Everything --explain-json writes (and the page shows)."""
+    return {"collectives": [r.to_json() for r in records],
+            "warnings": [w.to_json() for w in find_warnings(recorder)],
+            "values": [recorder.describe_value(s) for s in selectors or ()],
+            "program": recorder.program}
+
+
+def emit(records: list[Record], recorder: Recorder, args, out: TextIO) -> None:
+    """What --explain, --explain-json, --explain-value and --explain-html ask for."""
     if args.explain:
         print("== why each collective is here (--explain)", file=out)
         print(format_table(records), file=out)
-    if args.explain_json:
-        args.explain_json.write_text(json.dumps(
-            {"collectives": [r.to_json() for r in records]}, indent=2, default=str) + "\n")
+        found = find_warnings(recorder)
+        if found:
+            print(f"== {len(found)} place(s) computed or gathered whole", file=out)
+            for w in found:
+                print(w.line(), file=out)
+    for selector in args.explain_value or ():
+        print(format_value(recorder.describe_value(selector)), file=out)
+    if args.explain_json or args.explain_html:
+        doc = document(records, recorder, args.explain_value)
+        if args.explain_json:
+            args.explain_json.write_text(json.dumps(
+                {k: v for k, v in doc.items() if k != "program"}, indent=2,
+                default=str) + "\n")
+        if args.explain_html:
+            from .html import write_page
+
+            write_page(args.explain_html, doc)
+
+
+def format_value(described: dict) -> str:
+    """--explain-value's text: each value's sharding and the chain behind it."""
+    lines = [f"== how {described['selector']} got its sharding (--explain-value)"]
+    if not described["values"]:
+        lines.append("  no value there (argN, resultN, or a source location of an op)")
+    for value in described["values"]:
+        lines.append(f"  {value['value']}: {value['sharding']}")
+        for step in value["steps"]:
+            what = step.get("op") or "?"
+            at = f" at {step['loc']}" if step.get("loc") else ""
+            lines.append(f"    {step['how']} by {what}{at}"
+                         + (f" [{step['level']}]" if step.get("level") else "")
+                         + (f": {step['sharding']}" if step.get("sharding") else ""))
+            if step.get("note"):
+                lines.append(f"      {step['note']}")
+    return "\n".join(lines)

@@ -7,5 +7,5 @@ with the reshard planner: shardings -> collective steps) and shardpy-to-local
 (to_local.py: local shapes, per-op lowerings; collectives.py: sdy -> stablehlo
 collectives).
 
-May import: shardpy.ir, shardpy.sharding, shardpy.lowering, shardpy.ops.
+May import: shardpy.ir, shardpy.sharding, shardpy.lowering, shardpy.ops, shardpy.explain (recording only).
 """

@@ -39,11 +39,15 @@ def replicated_operands_and_results(op: ir.Operation, template: TensorSharding
             [replicated(template, r) for r in ranks_out])
 
 
+def fallback_reason(name: str) -> str:
+    """Why an op of this name is computed replicated (its registry entry's words)."""
+    entry = family(name)
+    reason = entry.fallback_reason if entry is not None else None
+    return reason or FALLBACK_DEFAULT
+
+
 def warn_computed_replicated(op: ir.Operation, name: str, warned: set[str]) -> None:
     """The warning for an op computed replicated, once per op name (`warned`)."""
     if name not in warned:
         warned.add(name)
-        entry = family(name)
-        reason = entry.fallback_reason if entry is not None else None
-        warning(op.location, f"'{name}' is computed replicated: "
-                             + (reason or FALLBACK_DEFAULT))
+        warning(op.location, f"'{name}' is computed replicated: " + fallback_reason(name))

@@ -49,7 +49,7 @@ from ..sharding.model import Mesh, TensorSharding
 from ..sharding.op_rule import RuleTable, shape_of
 from ..sharding.sdy_codec import encode_axis_list
 from ..sharding.state import ShardingState
-from .fallback import warn_computed_replicated
+from .fallback import fallback_reason, warn_computed_replicated
 from .layouts import from_source, has_uses, plain, replicated
 from .plan_cache import PlanCache, layout_key, same_layout, whole
 from .plan_choice import choose_plan
@@ -187,6 +187,9 @@ class ExplicitReshards:
         if plan.fallback:
             warn_computed_replicated(op, name, self.warned)
         recorder = explain.current()
+        if recorder is not None and plan.fallback:
+            recorder.fallbacks.append({"op": name, "loc": explain.where(op.location),
+                                       "reason": fallback_reason(name)})
         if recorder is not None:  # --explain: what the conversions below are for
             first_reason = len(recorder.reasons)
         for i in plan.moved_operands:

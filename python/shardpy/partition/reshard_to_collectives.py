@@ -14,6 +14,7 @@ from dataclasses import replace
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from .. import explain
 from ..ir.diagnostics import ShardpyError, warning
 from ..ir.types import element_bytes
 from ..sharding import axis_algebra as aa
@@ -22,7 +23,8 @@ from ..sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, enc
 from ..sharding.state import ShardingState
 from .layouts import plain, replicated
 from .regions import program_ops
-from .reshard_planner import ReshardError, Step, plan_reshard, same_mesh
+from .reshard_planner import (ReshardError, Step, candidate_plans, plan_reshard,
+                              rank_key, same_mesh)
 
 
 def lower_reshards(module: ir.Operation, model=None) -> None:
@@ -61,6 +63,15 @@ def _lower(op: ir.Operation, state: ShardingState, model=None) -> None:
     if plan.last_resort:
         warning(op.location, f"resharding {source} to {target} gathers the whole value "
                              f"and slices it again (no cheaper sequence found)")
+    recorder = explain.current()
+    if recorder is not None:  # --explain: the plans weighed for this reshard
+        reasons = recorder.reasons_of(op.location)
+        if reasons and same_mesh(source, target):
+            shape = tuple(value_type.shape)
+            size = element_bytes(value_type.element_type)
+            weighed = candidate_plans(source, target, shape, size)
+            explain.note_reshard_plans(reasons[0], plan, weighed, model,
+                                       [rank_key(p, model) for p in weighed])
     current, sharding = value, source
     with op.location, ir.InsertionPoint(op):
         for step in plan.steps:

@@ -11,5 +11,5 @@ with the per-op factor strategies and the dropping of maximal shardings.
   maximal.py     maximal shardings dropped before propagation
   rule_cache.py, speed.py   what makes it fast (rule lookup per op signature, ...)
 
-May import: shardpy.ir, shardpy.sharding, shardpy.ops.
+May import: shardpy.ir, shardpy.sharding, shardpy.ops, shardpy.explain (recording only).
 """

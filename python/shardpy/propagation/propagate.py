@@ -110,14 +110,19 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
     # 4. to 6.: propagate, infer unreduced values, write the shardings back.
     propagator = Propagator(g, strategy)
     recorder = explain.current()
-    if recorder is not None:  # --explain: who set each sharding
+    if recorder is not None:  # --explain: who set each sharding, and which conflicts
         initial = list(g.shardings)
         propagator.trace = {}
+        propagator.conflicts = {}
+        propagator._memo = _NoMemo()  # (every visit computed, so each one is seen)
     propagator.run()
     if recorder is not None:
-        recorder.note_propagation(g, {slot: (node, propagator.level_label(level, p))
-                                      for slot, (node, level, p) in
-                                      propagator.trace.items()}, initial)
+        label = propagator.level_label
+        recorder.note_propagation(
+            g, {slot: (node, label(level, p))
+                for slot, (node, level, p) in propagator.trace.items()}, initial,
+            {index: [(label(level, p), text) for level, p, text in found]
+             for index, found in propagator.conflicts.items()})
     infer_unreduced(g)
     write_back(g, close)
     return propagator
@@ -143,6 +148,8 @@ class Propagator:
         # --explain only: slot -> (node index, level, user priority) of the visit that
         # last changed it (None: not recorded, the hot loop's only extra test).
         self.trace: dict | None = None
+        self.conflicts: dict | None = None  # node index -> [(level, priority, text)]
+        self._node_index: dict | None = None
         self._priority = 0
 
     def level_label(self, level: int | None, priority: int) -> str:
@@ -376,9 +383,13 @@ class Propagator:
         sizes = template.mesh.axes
         mappings = rule.operands + rule.results
         tensors = [project(m, s, rule.factor_sizes, sizes) for m, s in zip(mappings, current)]
+        before = _factor_axes(tensors) if self.conflicts is not None else None
         changed = self.propagate_factors(tensors, len(node.operands), rule,
                                          self._direction_fn(node, level), sizes,
                                          node.elementwise)
+        if before is not None:
+            self._note_conflicts(node, level, before, _factor_axes(tensors),
+                                 len(node.operands))
         updates = []
         for i, flag in enumerate(changed):
             if not flag:
@@ -389,6 +400,30 @@ class Propagator:
                 continue  # e.g. a strided view would be needed
             updates.append((i, g.intern(new)))
         return tuple(updates)
+
+    def _note_conflicts(self, node: Node, level, before, after, num_operands: int) -> None:
+        """--explain: the factors on which `node`'s tensors disagreed before this visit
+        (two or more different non-empty axis lists), with what the strategy kept."""
+        if self._node_index is None:
+            self._node_index = {id(n): i for i, n in enumerate(self.g.nodes)}
+        index = self._node_index.get(id(node))
+        if index is None:
+            return
+        for factor, per_tensor in before.items():
+            wanted = {axes for axes in per_tensor.values() if axes}
+            if len(wanted) < 2:
+                continue
+            kept = sorted({axes for axes in after.get(factor, {}).values()}, key=str)
+            sides = ", ".join(
+                f"{'operand' if t < num_operands else 'result'} "
+                f"{t if t < num_operands else t - num_operands} "
+                f"{{{', '.join(map(str, axes))}}}" for t, axes in per_tensor.items() if axes)
+            text = (f"factor {factor}: {sides}; kept "
+                    + " / ".join("{" + ", ".join(map(str, a)) + "}" for a in kept))
+            found = self.conflicts.setdefault(index, [])
+            entry = (level, self._priority, text)
+            if entry not in found:
+                found.append(entry)
 
     def _propagate_func_results(self) -> None:
         """Func result attributes <-> the values returned (identity, both ways)."""
@@ -416,6 +451,25 @@ class Propagator:
                 self._unsettle(changed)
             else:
                 seen[k] = state
+
+class _NoMemo(dict):
+    """A visit memo that remembers nothing (--explain: each visit's conflicts are
+    recorded for its own node, not only for the first node of its kind)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _factor_axes(tensors) -> dict:
+    """factor -> {tensor index: its axes on that factor} (tensors with the factor)."""
+    out: dict = {}
+    for t, tensor in enumerate(tensors):
+        if tensor is None:
+            continue
+        for factor, fs in tensor.factors.items():
+            out.setdefault(factor, {})[t] = tuple(fs.axes)
+    return out
+
 
 def _initial_for_priority(sharding: TensorSharding) -> TensorSharding:
     """Priority-0 view: dims with priority > 0 become closed and empty, their axes

@@ -44,7 +44,7 @@ from ..ir import jaxlib_bridge
 from . import distributed
 from .blocks import (RunResult, assemble_global, from_blocks,  # noqa: F401 (re-exported)
                      split_global, to_blocks)
-from .reference import prepare_xla_reference
+from .reference import pad_boundary, prepare_xla_reference
 from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocation,
                      tensor_type)
 from ..ir.diagnostics import ShardpyError
@@ -158,69 +158,6 @@ def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
         device_main.attributes["sym_visibility"] = ir.StringAttr.get("private")
         _add_manual_main(wrapped, device_main, num_devices, donated)
     return wrapped
-
-
-def pad_boundary(module: ir.Module, global_sig: Signature,
-                 shardings: Sequence[TensorSharding]) -> None:
-    """Give the entry function a boundary padded to whole shards, where `shardings`
-    (arguments', then results') split a dim unevenly: the entry becomes a private
-    callee and a new entry slices each padded argument to its shape and pads each
-    result with zeros. Device d's block of the padded value is then its block of the
-    unpadded one followed by zeros, as shardpy's per-device rows hold it.
-
-        func.func @main(%a: tensor<6xf32>) -> tensor<6xf32>        // 4 shards
-      becomes
-        func.func private @shardpy_unpadded_main(%a: tensor<6xf32>) -> tensor<6xf32>
-        func.func @main(%p: tensor<8xf32>) -> tensor<8xf32> {
-          %a = stablehlo.slice %p [0:6]
-          %r = func.call @shardpy_unpadded_main(%a)
-          %q = stablehlo.pad %r, 0, low = [0], high = [2], interior = [0]
-          return %q
-        }
-    """
-    from ..lowering.padding import fit_dim
-
-    values = global_sig.args + global_sig.results
-    padded = [tuple(s.dim_shards(i) * n for i, n in enumerate(s.local_shape(v.type.shape)))
-              for v, s in zip(values, shardings)]
-    if all(p == v.type.shape for p, v in zip(padded, values)):
-        return
-    entry = entry_function(module.operation)
-    count = len(global_sig.args)
-    with module.context, entry.location:
-        name = ir.StringAttr(entry.attributes["sym_name"]).value
-        ir.SymbolTable.set_symbol_name(entry, UNPADDED_MAIN)
-        entry.attributes["sym_visibility"] = ir.StringAttr.get("private")
-        for key in ("arg_attrs", "res_attrs"):  # (the new entry's, set by the caller)
-            if key in entry.attributes:
-                del entry.attributes[key]
-        ftype = ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value)
-
-        def typed(t, shape):
-            return ir.RankedTensorType.get(shape, ir.RankedTensorType(t).element_type)
-
-        new = func.FuncOp(name, ir.FunctionType.get(
-            [typed(t, p) for t, p in zip(ftype.inputs, padded[:count])],
-            [typed(t, p) for t, p in zip(ftype.results, padded[count:])]),
-            ip=ir.InsertionPoint(module.body))
-        block = new.add_entry_block()
-        with ir.InsertionPoint(block):
-            operands = []
-            for a, v in zip(block.arguments, global_sig.args):
-                for dim, size in enumerate(v.type.shape):
-                    a = fit_dim(a, dim, size)
-                operands.append(a)
-            call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(UNPADDED_MAIN),
-                               operands)
-            returned = []
-            for r, p in zip(call.results, padded[count:]):
-                for dim, size in enumerate(p):
-                    r = fit_dim(r, dim, size)
-                returned.append(r)
-            func.ReturnOp(returned)
-
-
-UNPADDED_MAIN = "shardpy_unpadded_main"
 
 
 def _strip_sdy(module: ir.Operation) -> None:

@@ -6,13 +6,13 @@ reference is XLA's own partitioner on the global program (Executor.run_global_by
 from __future__ import annotations
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
+from jaxlib.mlir.dialects import sdy, stablehlo
 
 from ..ir import jaxlib_bridge
 from ..ir.layout import (GSPMD_LAYOUT_TARGETS, LAYOUT_ONLY_OPS, custom_call_target,
                          is_sharding_attr)
 from ..ir.utils import (collect_ops, erase_op_forwarding_operands, filter_signature_attrs,
-                        inline_region_before)
+                        inline_region_before, public_main, zero_attr)
 from ..sharding.model import TensorSharding
 from ..sharding.sdy_codec import ShardingCodec
 
@@ -118,3 +118,82 @@ def prepare_xla_reference(module: ir.Operation, main: ir.Operation) -> bool:
             new.append(ir.DictAttr.get(entries))
         main.attributes[key] = ir.ArrayAttr.get(new)
     return gspmd
+
+
+def pad_boundary(module: ir.Module, global_sig, shardings) -> None:
+    """Give the entry function a boundary padded to whole shards, where `shardings`
+    (TensorShardings: the arguments', then the results' of `global_sig`, an
+    executor.Signature) split a dim unevenly: the entry becomes a private
+    callee and a new entry slices each padded argument to its shape and pads each
+    result with zeros. Device d's block of the padded value is then its block of the
+    unpadded one followed by zeros, as shardpy's per-device rows hold it.
+
+        func.func @main(%a: tensor<6xf32>) -> tensor<6xf32>        // 4 shards
+      becomes
+        func.func private @shardpy_unpadded_main(%a: tensor<6xf32>) -> tensor<6xf32>
+        func.func @main(%p: tensor<8xf32>) -> tensor<8xf32> {
+          %a = stablehlo.slice %p [0:6]
+          %r = func.call @shardpy_unpadded_main(%a)
+          %q = stablehlo.pad %r, 0, low = [0], high = [2], interior = [0]
+          return %q
+        }
+    """
+    from jaxlib.mlir.dialects import func
+
+    values = global_sig.args + global_sig.results
+    padded = [tuple(s.dim_shards(i) * n for i, n in enumerate(s.local_shape(v.type.shape)))
+              for v, s in zip(values, shardings)]
+    if all(p == v.type.shape for p, v in zip(padded, values)):
+        return
+    entry = public_main(module.operation)
+    count = len(global_sig.args)
+    with module.context, entry.location:
+        name = ir.StringAttr(entry.attributes["sym_name"]).value
+        ir.SymbolTable.set_symbol_name(entry, UNPADDED_MAIN)
+        entry.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        for key in ("arg_attrs", "res_attrs"):  # (the new entry's, set by the caller)
+            if key in entry.attributes:
+                del entry.attributes[key]
+        ftype = ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value)
+
+        def typed(t, shape):
+            return ir.RankedTensorType.get(shape, ir.RankedTensorType(t).element_type)
+
+        new = func.FuncOp(name, ir.FunctionType.get(
+            [typed(t, p) for t, p in zip(ftype.inputs, padded[:count])],
+            [typed(t, p) for t, p in zip(ftype.results, padded[count:])]),
+            ip=ir.InsertionPoint(module.body))
+        block = new.add_entry_block()
+        with ir.InsertionPoint(block):
+            operands = [_fit(a, v.type.shape) for a, v in zip(block.arguments,
+                                                               global_sig.args)]
+            call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(UNPADDED_MAIN),
+                               operands)
+            func.ReturnOp([_fit(r, p) for r, p in zip(call.results, padded[count:])])
+
+
+UNPADDED_MAIN = "shardpy_unpadded_main"
+
+
+def _fit(value: ir.Value, shape) -> ir.Value:
+    """`value` sliced (to a smaller shape) or padded at the end with zeros (to a larger)."""
+    value_type = ir.RankedTensorType(value.type)
+    have, shape = list(value_type.shape), list(shape)
+    if have == shape:
+        return value
+    rank = len(shape)
+    if all(s <= h for s, h in zip(shape, have)):
+        return stablehlo.SliceOp(value, [0] * rank, shape, [1] * rank).result
+    element = value_type.element_type
+    scalar = ir.RankedTensorType.get([], element)
+    if isinstance(element, ir.ComplexType):  # (no scalar attribute for a complex zero)
+        import numpy as np
+
+        width = ir.FloatType(ir.ComplexType(element).element_type).width
+        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
+            np.zeros((), np.complex64 if width == 32 else np.complex128), type=scalar)).result
+    else:
+        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+            scalar, zero_attr(element))).result
+    return stablehlo.PadOp(value, zero, [0] * rank, [s - h for s, h in zip(shape, have)],
+                           [0] * rank, results=[ir.RankedTensorType.get(shape, element)]).result

@@ -9,42 +9,8 @@ from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
 
-from ..ir.types import tensor_bytes
 from ..ir.utils import collect_ops
-from ..sharding.collective_time import collective_cost_bytes
-from ..sharding.device_groups import group_size_of
-
-COLLECTIVES = {
-    "stablehlo.all_reduce": "all_reduce",
-    "stablehlo.all_gather": "all_gather",
-    "stablehlo.reduce_scatter": "reduce_scatter",
-    "stablehlo.all_to_all": "all_to_all",
-    "stablehlo.collective_permute": "collective_permute",
-    "stablehlo.collective_broadcast": "collective_broadcast",
-    "sdy.all_reduce": "sdy.all_reduce",
-    "sdy.all_gather": "sdy.all_gather",
-    "sdy.all_slice": "sdy.all_slice",
-    "sdy.all_to_all": "sdy.all_to_all",
-    "sdy.collective_permute": "sdy.collective_permute",
-    "sdy.reduce_scatter": "sdy.reduce_scatter",
-}
-
-
-def _group_size(op: ir.Operation) -> int:
-    if "replica_groups" not in op.attributes:
-        return 0
-    return group_size_of(op.attributes["replica_groups"])
-
-
-def collective_cost(op: ir.Operation) -> float:
-    """Bytes per device for one stablehlo collective (0 for sdy ones: not lowered yet)."""
-    kind = COLLECTIVES.get(op.name, "")
-    if kind.startswith("sdy.") or not kind:
-        return 0.0
-    operand_bytes = sum(tensor_bytes(v.type) for v in op.operands)
-    result_bytes = sum(tensor_bytes(r.type) for r in op.results)
-    return collective_cost_bytes(kind, _group_size(op), operand_bytes, result_bytes)
-
+from ..sharding.collective_time import COLLECTIVES, collective_cost  # noqa: F401 (re-exported)
 
 @dataclass
 class CollectiveStats:

@@ -54,7 +54,8 @@ OpFamily.compares) over the compare rate, whichever is longest; what
 shardpy-choose-shardings adds to the collectives a plan makes (a full-size partial
 product costs its bytes here before its reduce_scatter costs them again).
 
-May import: shardpy.ir (this module needs nothing but numpy).
+May import: shardpy.ir (this module needs nothing but numpy, but for reading collective
+ops: collective_cost).
 """
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ from pathlib import Path
 import numpy as np
 
 from ..ir.diagnostics import ShardpyError
+from ..ir.types import tensor_bytes
+from .device_groups import group_size_of
 
 KINDS = ("all_gather", "all_reduce", "reduce_scatter", "all_to_all", "collective_permute")
 PLATFORMS = ("cpu", "gpu", "tpu")
@@ -319,3 +322,38 @@ def _loaded(path: Path) -> CollectiveTimeModel:
     if found is None:
         found = _LOADED[key] = CollectiveTimeModel.load(path)
     return found
+
+
+# --------------------------------------------------------------------------- ops
+# The collectives of a module, by op name (IR statistics, --explain).
+COLLECTIVES = {
+    "stablehlo.all_reduce": "all_reduce",
+    "stablehlo.all_gather": "all_gather",
+    "stablehlo.reduce_scatter": "reduce_scatter",
+    "stablehlo.all_to_all": "all_to_all",
+    "stablehlo.collective_permute": "collective_permute",
+    "stablehlo.collective_broadcast": "collective_broadcast",
+    "sdy.all_reduce": "sdy.all_reduce",
+    "sdy.all_gather": "sdy.all_gather",
+    "sdy.all_slice": "sdy.all_slice",
+    "sdy.all_to_all": "sdy.all_to_all",
+    "sdy.collective_permute": "sdy.collective_permute",
+    "sdy.reduce_scatter": "sdy.reduce_scatter",
+}
+
+
+def _group_size(op) -> int:
+    if "replica_groups" not in op.attributes:
+        return 0
+    return group_size_of(op.attributes["replica_groups"])
+
+
+def collective_cost(op) -> float:
+    """Bytes per device for one stablehlo collective op (0 for sdy ones: not lowered
+    yet), by collective_cost_bytes."""
+    kind = COLLECTIVES.get(op.name, "")
+    if kind.startswith("sdy.") or not kind:
+        return 0.0
+    operand_bytes = sum(tensor_bytes(v.type) for v in op.operands)
+    result_bytes = sum(tensor_bytes(r.type) for r in op.results)
+    return collective_cost_bytes(kind, _group_size(op), operand_bytes, result_bytes)

@@ -14,7 +14,7 @@ from shardpy.explain.report import explain as read_records
 from shardpy.ir.diagnostics import DiagnosticEngine
 from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.pipeline import Pipeline, PipelineOptions
-from shardpy.runtime.stats import COLLECTIVES
+from shardpy.sharding.collective_time import COLLECTIVES
 
 FUZZ = Path(__file__).resolve().parents[2] / "fuzz"
 # Seeds with halo exchanges, manual code, reduce_scatters, all_to_alls, two meshes.
