@@ -14,6 +14,6 @@ is active; nothing here imports a stage.
 
 May import: shardpy.ir, shardpy.sharding.
 """
-from .reasons import (lowering_reason, note_placements, note_reshard_plans,  # noqa: F401
-                      operand_reason, result_reason)
+from .reasons import (lowering_reason, note_fallback, note_placements,  # noqa: F401
+                      note_reshard_plans, operand_reason, result_reason)
 from .recorder import Recorder, current, recording, where  # noqa: F401

@@ -119,3 +119,11 @@ def note_reshard_plans(reason: dict, chosen, weighed: list, model, keys: list) -
                        "seconds": chosen.time(model) if model is not None else None,
                        "chosen": True})
     reason["alternatives"] = out
+
+
+def note_fallback(reasons: list[dict], why: str) -> None:
+    """The conversions made for an op computed replicated: say so where they say what
+    the op needed."""
+    for reason in reasons:
+        for step in reason["origin"]["to" if reason["why"] == "operand" else "from"]:
+            step["note"] = f"computed replicated: {why}"

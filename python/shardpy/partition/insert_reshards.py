@@ -209,8 +209,13 @@ class ExplicitReshards:
                 if moved:
                     self.reshard_result(op, results[i], plan.results[i], wanted[i])
         if recorder is not None and len(recorder.reasons) > first_reason:
-            explain.note_placements(recorder.reasons[first_reason:], plan, self._weighed(
-                op, name, operands, results, operand_shardings, result_shardings, template))
+            made = recorder.reasons[first_reason:]
+            if plan.fallback:
+                explain.note_fallback(made, fallback_reason(name))
+            else:
+                explain.note_placements(made, plan, self._weighed(
+                    op, name, operands, results, operand_shardings, result_shardings,
+                    template))
 
     def _weighed(self, op, name, operands, results, operand_shardings, result_shardings,
                  template) -> list:

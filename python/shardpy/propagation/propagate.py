@@ -409,20 +409,49 @@ class Propagator:
         index = self._node_index.get(id(node))
         if index is None:
             return
+        mappings = node.rule.operands + node.rule.results
+
+        def side(t: int, factor: int | None = None) -> str:
+            name = f"operand {t}" if t < num_operands else f"result {t - num_operands}"
+            if factor is None:
+                return name
+            dims = [d for d, fs in enumerate(mappings[t]) if factor in fs]
+            return f"{name} dim {dims[0]}" if dims else name
+
+        found = self.conflicts.setdefault(index, [])
+        # One axis on different factors of different tensors (two dims want it).
+        homes: dict = {}
+        for factor, per_tensor in before.items():
+            for t, axes in per_tensor.items():
+                for axis in axes:
+                    homes.setdefault(axis, {}).setdefault(factor, []).append(t)
+        for axis, factors in homes.items():
+            if len(factors) < 2:
+                continue
+            where_now = sorted({f for f, per in after.items()
+                                for t, axes in per.items()
+                                if axis in axes and t >= num_operands})
+            entry = (level, self._priority,
+                     f"axis {axis} wanted on " + " and on ".join(
+                         ", ".join(side(t, f) for t in ts)
+                         for f, ts in sorted(factors.items()))
+                     + "; the result keeps it on "
+                     + (", ".join(side(num_operands, f) for f in where_now) or "neither"))
+            if all(e[2] != entry[2] for e in found):
+                found.append(entry)
         for factor, per_tensor in before.items():
             wanted = {axes for axes in per_tensor.values() if axes}
             if len(wanted) < 2:
                 continue
-            kept = sorted({axes for axes in after.get(factor, {}).values()}, key=str)
-            sides = ", ".join(
-                f"{'operand' if t < num_operands else 'result'} "
-                f"{t if t < num_operands else t - num_operands} "
-                f"{{{', '.join(map(str, axes))}}}" for t, axes in per_tensor.items() if axes)
-            text = (f"factor {factor}: {sides}; kept "
-                    + " / ".join("{" + ", ".join(map(str, a)) + "}" for a in kept))
-            found = self.conflicts.setdefault(index, [])
+            kept = sorted({axes for t, axes in after.get(factor, {}).items()
+                           if t >= num_operands}, key=str)
+            sides = ", ".join(f"{side(t, factor)} {{{', '.join(map(str, axes))}}}"
+                              for t, axes in per_tensor.items() if axes)
+            text = (f"{sides}; the result keeps "
+                    + (" / ".join("{" + ", ".join(map(str, a)) + "}" for a in kept)
+                       or "none"))
             entry = (level, self._priority, text)
-            if entry not in found:
+            if all(e[2] != text for e in found):
                 found.append(entry)
 
     def _propagate_func_results(self) -> None:
