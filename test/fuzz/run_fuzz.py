@@ -219,7 +219,12 @@ class Runner:
             inputs = arrays.random_inputs([v.type for v in sig.args], 0)
             reference = op.clone()
             try:
-                ok = self._pipeline.run(module, engine)
+                if explain_seed(seed):  # the explained module is the one run
+                    ok, problem = self._run_explained(module, engine)
+                    if problem:
+                        return Outcome(seed, "partition-error", problem)
+                else:
+                    ok = self._pipeline.run(module, engine)
             except Exception as err:  # noqa: BLE001
                 return Outcome(seed, "partition-error",
                                f"internal error: {type(err).__name__}: {err}\n"
@@ -248,6 +253,27 @@ class Runner:
         outcome = self._compare(seed, result, expected, inputs, widened)
         outcome.warnings = warnings
         return outcome
+
+    def _run_explained(self, module, engine) -> tuple[bool, str]:
+        """The pipeline with --explain's recording on (explain_seed), then its records
+        read (which removes the tags): every stablehlo collective must get one, and the
+        module is then run and compared as any other. (ok, a problem found or "")."""
+        from shardpy import explain
+        from shardpy.explain.report import explain as read_records
+        from shardpy.sharding.collective_time import COLLECTIVES
+
+        with explain.recording() as recorder:
+            ok = self._pipeline.run(module, engine)
+        if not ok:
+            return ok, ""
+        records = read_records(module.operation, recorder)
+        found = sum(1 for op in _walk(module.operation)
+                    if op.name.startswith("stablehlo.") and op.name in COLLECTIVES)
+        if len(records) != found:
+            return ok, f"--explain: {len(records)} records for {found} collectives"
+        if "shardpy.why" in module.operation.get_asm(enable_debug_info=True):
+            return ok, "--explain left its tags in the module"
+        return ok, ""
 
     def _reference(self, module, inputs) -> list:
         """Outputs of the unpartitioned `module`: on one device, or where it has
@@ -417,6 +443,20 @@ def bytes_ranked_seed(seed: int, features: generate.Features) -> bool:
 def data_flow_edges_seed(seed: int, features: generate.Features) -> bool:
     """Whether `seed` gets Shardy's data-flow edges first (Features.data_flow_edges)."""
     return features.data_flow_edges and seed % 5 == 4
+
+
+def explain_seed(seed: int) -> bool:
+    """Whether `seed` is partitioned with --explain's recording on (1 in 8, own RNG):
+    the module it leaves is the one run and compared."""
+    return seed >= 0 and random.Random(f"explain {seed}").random() < 1 / 8
+
+
+def _walk(op):
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+                yield from _walk(inner.operation)
 
 
 def compact_seed(seed: int) -> bool:
