@@ -260,6 +260,7 @@ class Runner:
         module is then run and compared as any other. (ok, a problem found or "")."""
         from shardpy import explain
         from shardpy.explain.report import explain as read_records
+        from shardpy.ir.utils import collect_ops
         from shardpy.sharding.collective_time import COLLECTIVES
 
         with explain.recording() as recorder:
@@ -267,7 +268,7 @@ class Runner:
         if not ok:
             return ok, ""
         records = read_records(module.operation, recorder)
-        found = sum(1 for op in _walk(module.operation)
+        found = sum(1 for op in collect_ops(module.operation)
                     if op.name.startswith("stablehlo.") and op.name in COLLECTIVES)
         if len(records) != found:
             return ok, f"--explain: {len(records)} records for {found} collectives"
@@ -450,13 +451,6 @@ def explain_seed(seed: int) -> bool:
     the module it leaves is the one run and compared."""
     return seed >= 0 and random.Random(f"explain {seed}").random() < 1 / 8
 
-
-def _walk(op):
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner.operation
-                yield from _walk(inner.operation)
 
 
 def compact_seed(seed: int) -> bool:

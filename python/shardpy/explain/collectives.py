@@ -30,6 +30,7 @@ from itertools import combinations
 
 from jaxlib.mlir import ir
 
+from ..ir.utils import collect_ops
 from ..sharding.collective_time import COLLECTIVES, collective_cost
 from ..sharding.device_groups import group_size_of, groups_of
 from ..sharding.sdy_codec import module_meshes
@@ -71,7 +72,7 @@ def explain_module(module: ir.Operation, recorder: Recorder, model=None) -> list
     the module's tags are removed."""
     meshes = [m for m in module_meshes(module).values() if not m.is_maximal and m.axes]
     records = []
-    for op in _walk(module):
+    for op in collect_ops(module):
         kind = STABLEHLO_KINDS.get(op.name)
         if kind is None:
             continue
@@ -79,15 +80,6 @@ def explain_module(module: ir.Operation, recorder: Recorder, model=None) -> list
     strip_tags(module)
     records.sort(key=lambda r: (-(r.seconds or 0.0), -r.bytes, r.loc))
     return records
-
-
-def _walk(op: ir.Operation):
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                inner = inner.operation
-                yield inner
-                yield from _walk(inner)
 
 
 def _record(op: ir.Operation, kind: str, recorder: Recorder, meshes, model) -> Record:

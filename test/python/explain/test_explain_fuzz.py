@@ -13,6 +13,7 @@ from shardpy import explain
 from shardpy.explain.report import explain as read_records
 from shardpy.ir.diagnostics import DiagnosticEngine
 from shardpy.ir.jaxlib_bridge import make_context
+from shardpy.ir.utils import collect_ops
 from shardpy.pipeline import Pipeline, PipelineOptions
 from shardpy.sharding.collective_time import COLLECTIVES
 
@@ -48,7 +49,7 @@ def test_explaining_a_fuzz_program_changes_nothing(seed):
     records = read_records(explained.operation, recorder)
     assert explained.operation.get_asm(enable_debug_info=True) == \
         plain.operation.get_asm(enable_debug_info=True)
-    count = sum(1 for op in _walk(explained.operation)
+    count = sum(1 for op in collect_ops(explained.operation)
                 if op.name.startswith("stablehlo.") and op.name in COLLECTIVES)
     assert len(records) == count
     for r in records:
@@ -57,10 +58,3 @@ def test_explaining_a_fuzz_program_changes_nothing(seed):
         if r.why in ("operand", "result"):
             assert r.from_sharding and r.to_sharding
 
-
-def _walk(op):
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner.operation
-                yield from _walk(inner.operation)
