@@ -96,6 +96,7 @@ class Recorder:
     _value_slot: dict = field(default_factory=dict)
     _shapes: list = field(default_factory=list)
     _writers: dict = field(default_factory=dict)   # slot -> (node index, level label)
+    _added: dict = field(default_factory=dict)     # slot -> axes its last write added
     _nodes: list = field(default_factory=list)     # node index -> (name, loc, slots)
     _initial: dict = field(default_factory=dict)   # slot -> (how, name, loc, sharding)
     _final: list = field(default_factory=list)     # slot -> final sharding (str)
@@ -181,13 +182,20 @@ class Recorder:
     def note_propagation(self, graph, writers: dict, initial: list,
                          conflicts: dict | None = None) -> None:
         """What shardpy-propagate knows once it is done: `writers` (slot -> (node index,
-        level label) of the visit that last changed it), `initial` (the slots' shardings
+        level label, its sharding after and before that visit; before None: its
+        annotation) of the visit that last changed it), `initial` (the slots' shardings
         before propagation: annotations), `conflicts` (node index -> [(level label,
         text)]: factors its tensors disagreed on, and what was kept)."""
         self._conflicts = dict(conflicts or {})
         self._value_slot = dict(graph.value_slot)
         self._shapes = list(graph.shapes)
-        self._writers = dict(writers)
+        # The axes each slot's last write added (what its source must hold).
+        self._added = {}
+        for slot, (_, _, now, before) in writers.items():
+            before = before if before is not None else initial[slot]
+            had = {a.name for a in before.all_axes()} if before is not None else set()
+            self._added[slot] = {a.name for a in now.all_axes()} - had
+        self._writers = {slot: (node, label) for slot, (node, label, _, _) in writers.items()}
         self._nodes = [(node.name, where(_node_loc(node)), tuple(node.slots))
                        for node in graph.nodes]
         self._returns = [(link.returned, link.result) for link in graph.func_links
@@ -207,10 +215,11 @@ class Recorder:
                                      where(value.owner.location), value.owner.name, slot))
         if entry_block is not None:
             ret = entry_block.operations[len(entry_block.operations) - 1]
+            names = _result_names(entry)
             for k, returned in enumerate(ret.operands):
                 slot = graph.value_slot.get(returned)
                 if slot is not None:
-                    self._labels.append(("result", k, "", "", slot))
+                    self._labels.append(("result", k, "", names.get(k, ""), slot))
         what = {}
         for value, slot in graph.value_slot.items():
             if slot in what:
@@ -228,13 +237,17 @@ class Recorder:
 
     def values_matching(self, selector: str) -> list[tuple[str, int]]:
         """(description, slot) of the values `selector` names (--explain-value): `argN`
-        or `resultN` of the entry function, or a source location `LINE`, `FILE:LINE` or
-        `FILE:LINE:COL` (every op result there; FILE matched as a suffix)."""
+        or `resultN` of the entry function, a result's name as JAX writes it
+        (jax.result_info, e.g. `result[1]['w1']`), or a source location `LINE`,
+        `FILE:LINE` or `FILE:LINE:COL` (every op result there; FILE matched as a
+        suffix)."""
         sel = selector.strip().lstrip("%")
         found = []
         for kind, number, loc, name, slot in self._labels:
-            if kind in ("arg", "result") and sel == f"{kind}{number}":
-                found.append((f"{kind}{number} of the entry function", slot))
+            if kind in ("arg", "result") and sel == f"{kind}{number}" or \
+                    kind == "result" and name and sel == name:
+                named = f" ({name})" if name else ""
+                found.append((f"{kind}{number}{named} of the entry function", slot))
             elif kind == "op" and _location_matches(loc, sel):
                 found.append((f"result {number} of {name} at {loc}", slot))
         return found
@@ -282,14 +295,28 @@ class Recorder:
                     steps[-1].note = (steps[-1].note + "; " if steps[-1].note else "") + \
                         f"conflict resolved at {where_}: {text}"
 
-            # The source: another tensor of that op sharing axes with this one.
-            mine = self._axes[slot]
-            source = next((s for s in slots if s >= 0 and s != slot and s not in seen
-                           and self._axes[s] & mine), None)
-            if source is None:
+            # The source: the op's tensor holding most of the axes this write added
+            # (else of this one's axes).
+            mine = self._added.get(slot) or self._axes[slot]
+            candidates = [s for s in slots if s >= 0 and s != slot and s not in seen
+                          and self._axes[s] & mine]
+            if not candidates:
                 break
+            source = max(candidates, key=lambda s: len(self._axes[s] & mine))
             slot = source
         return steps
+
+
+def _result_names(func) -> dict[int, str]:
+    """Result index -> its jax.result_info name, for the results that have one."""
+    if "res_attrs" not in func.attributes:
+        return {}
+    names = {}
+    for k, attrs in enumerate(ir.ArrayAttr(func.attributes["res_attrs"])):
+        entries = ir.DictAttr(attrs)
+        if "jax.result_info" in entries:
+            names[k] = ir.StringAttr(entries["jax.result_info"]).value
+    return names
 
 
 def _location_matches(loc: str, selector: str) -> bool:

@@ -29,8 +29,9 @@ def add_arguments(parser) -> None:
                              "propagation carried it through, with the level of the "
                              "hierarchy (user priority, op priority, strategy) and the "
                              "conflicts resolved on the way. VALUE: argN or resultN of "
-                             "the entry function, or a location LINE, FILE:LINE or "
-                             "FILE:LINE:COL (every op result there); repeatable")
+                             "the entry function, a result's jax.result_info name, or a "
+                             "location LINE, FILE:LINE or FILE:LINE:COL (every op result "
+                             "there); repeatable")
     parser.add_argument("--explain-html", type=Path, metavar="FILE",
                         help="write one self-contained page: the program's data flow "
                              "with its collectives marked by cost, each value's layout "

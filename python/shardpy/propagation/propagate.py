@@ -119,8 +119,9 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
     if recorder is not None:
         label = propagator.level_label
         recorder.note_propagation(
-            g, {slot: (node, label(level, p))
-                for slot, (node, level, p) in propagator.trace.items()}, initial,
+            g, {slot: (node, label(level, p), now, before)
+                for slot, (node, level, p, now, before) in propagator.trace.items()},
+            initial,
             {index: [(label(level, p), text) for level, p, text in found]
              for index, found in propagator.conflicts.items()})
     infer_unreduced(g)
@@ -234,8 +235,7 @@ class Propagator:
             if not plain[index]:
                 changed = self._visit(node, level)
                 if self.trace is not None:
-                    for slot in changed:
-                        self.trace[slot] = (index, level, self._priority)
+                    self._note_writes(changed, index, level)
             else:  # _visit, inline: the hot loop of propagation
                 steps += 1
                 slots = node.slots
@@ -265,8 +265,7 @@ class Propagator:
                         shardings[slot] = new
                         changed.append(slot)
                 if changed and self.trace is not None:
-                    for slot in changed:
-                        self.trace[slot] = (index, level, self._priority)
+                    self._note_writes(changed, index, level)
             if not changed:
                 settled[index] = 1
                 continue
@@ -401,6 +400,16 @@ class Propagator:
             updates.append((i, g.intern(new)))
         return tuple(updates)
 
+    def _note_writes(self, slots, index: int, level) -> None:
+        """--explain: `slots` were just changed by node `index`'s visit at `level`: per
+        slot (node, level, priority, its sharding now, its sharding before this visit
+        or None where the annotation it started from)."""
+        shardings, trace = self.g.shardings, self.trace
+        for slot in slots:
+            before = trace.get(slot)
+            trace[slot] = (index, level, self._priority, shardings[slot],
+                           before[3] if before is not None else None)
+
     def _note_conflicts(self, node: Node, level, before, after, num_operands: int) -> None:
         """--explain: the factors on which `node`'s tensors disagreed before this visit
         (two or more different non-empty axis lists), with what the strategy kept."""
@@ -474,8 +483,7 @@ class Propagator:
                 continue  # visited in this very state before, and nothing changed
             changed = self._visit(node, None)
             if changed and self.trace is not None:  # (func result k: node -1 - k)
-                for slot in changed:
-                    self.trace[slot] = (-1 - k, None, self._priority)
+                self._note_writes(changed, -1 - k, None)
             if changed:
                 self._unsettle(changed)
             else:
