@@ -95,9 +95,9 @@ def _context():
     return _CONTEXT[0]
 
 
-def explain_module(global_text: str, pipeline_text: str) -> list:
+def explain_module(global_text: str, pipeline_text: str):
     """Lowered.explain: JAX's module partitioned again with a Recorder active; the
-    records of its collectives (explain/collectives.py)."""
+    records of its collectives (explain/collectives.py) and the recorder."""
     from ..explain import recording
     from ..explain.report import explain
 
@@ -108,7 +108,7 @@ def explain_module(global_text: str, pipeline_text: str) -> list:
         _open_unspecified_results(module)
         with recording() as recorder:
             _run_pipeline(module, pipeline_text, context, engine)
-        return explain(module.operation, recorder)
+        return explain(module.operation, recorder), recorder
 
 
 def _run_pipeline(module, pipeline_text: str, context, engine) -> None:

@@ -46,14 +46,18 @@ class Lowered:
         collective (explain.collectives.Record; `.to_json()` is the --explain-json
         record), most expensive first, each naming the op that needed it at its line
         of your source, the layouts before and after with their origins, and the
-        alternatives weighed. `show`: also print them as a table. Partitions again
-        with recording on (the first call did not record, so that it costs nothing)."""
+        alternatives weighed. `show`: also print them as a table, with the values
+        gathered whole and ops computed replicated (what would avoid them). Partitions
+        again with recording on (the first call did not record: it costs nothing)."""
         from ..explain.collectives import format_table
+        from ..explain.warnings import find_warnings
         from .boundary import explain_module
 
-        records = explain_module(self.global_module, self._pass_pipeline)
+        records, recorder = explain_module(self.global_module, self._pass_pipeline)
         if show:
             print(format_table(records))
+            for warning in find_warnings(recorder):  # (gathered whole, computed replicated)
+                print(warning.line())
         return records
 
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False,
