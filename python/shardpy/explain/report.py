@@ -11,7 +11,7 @@ from jaxlib.mlir import ir
 
 from ..ir.diagnostics import ShardpyError
 from .collectives import Record, explain_module, format_table
-from .recorder import Recorder, recording
+from .recorder import Recorder, recording, strip_tags
 from .warnings import find_warnings
 
 
@@ -68,8 +68,16 @@ def explain(module: ir.Operation, recorder: Recorder, platform: str = "cpu"
             ) -> list[Record]:
     """The records of `module` (per-device, made while `recorder` was active); removes
     the tags the passes left on its locations."""
+    if PER_DEVICE_ATTR not in module.attributes:
+        strip_tags(module)
+        raise ShardpyError("--explain reads the per-device module shardpy-partition "
+                           "writes: this pipeline left a global one (run the whole "
+                           "shardpy-partition, or end with shardpy-to-local)")
     with recording(recorder):  # (its buffer name for the locations read now)
         return explain_module(module, recorder, cost_model(platform))
+
+
+PER_DEVICE_ATTR = "shardpy.per_device"  # (shardpy-to-local marks its output so)
 
 
 def document(records: list[Record], recorder: Recorder, selectors=()) -> dict:
