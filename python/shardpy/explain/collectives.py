@@ -32,7 +32,8 @@ from jaxlib.mlir import ir
 
 from ..ir.utils import collect_ops
 from ..sharding.collective_time import COLLECTIVES, collective_cost
-from ..sharding.device_groups import group_size_of, groups_of
+from ..sharding.device_groups import group_size_of, groups_of, replica_groups
+from ..sharding.model import AxisRef
 from ..sharding.sdy_codec import module_meshes
 from .recorder import Recorder, members, strip_tags, tag_ids, untagged, where
 
@@ -148,21 +149,30 @@ def _axes(op: ir.Operation, meshes) -> list[str]:
         return []
     wanted = {frozenset(g) for g in groups}
     for mesh in meshes:
-        names = [n for n, size in mesh.axes if size > 1]
-        for k in range(1, len(names) + 1):
-            for subset in combinations(names, k):
-                if {frozenset(g) for g in _groups_along(mesh, subset)} == wanted:
-                    return list(subset)
+        refs = _axis_refs(mesh)
+        for k in range(1, min(len(refs), 3) + 1):
+            for subset in combinations(refs, k):
+                if any(a.overlaps(b, mesh) for a, b in combinations(subset, 2)):
+                    continue
+                if mesh.size % len(groups[0]) or \
+                        {frozenset(g) for g in replica_groups(mesh, subset)} != wanted:
+                    continue
+                return [str(ref).replace('"', "") for ref in subset]
     return [f"{len(groups[0])} devices"]
 
 
-def _groups_along(mesh, names) -> list[list[int]]:
-    groups: dict = {}
-    for device in mesh.devices:
-        coords = mesh.coordinates(device)
-        rest = tuple(coords[n] for n in mesh.axis_names if n not in names)
-        groups.setdefault(rest, []).append(device)
-    return list(groups.values())
+def _axis_refs(mesh) -> list[AxisRef]:
+    """The mesh's axes, then their sub-axes (a collective over part of an axis)."""
+    whole = [AxisRef(name) for name, size in mesh.axes if size > 1]
+    parts = []
+    for name, size in mesh.axes:
+        for pre in range(1, size):
+            if size % pre:
+                continue
+            for part in range(2, size // pre + 1):
+                if (size // pre) % part == 0 and (pre, part) != (1, size):
+                    parts.append(AxisRef(name, (pre, part)))
+    return whole + parts
 
 
 def _pairs(op: ir.Operation):
