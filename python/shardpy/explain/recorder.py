@@ -23,6 +23,8 @@ per-device module and removes them (`strip_tags`): the module is the same as wit
 """
 from __future__ import annotations
 
+import os
+import sysconfig
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -55,17 +57,51 @@ def recording(recorder: "Recorder | None" = None) -> Iterator["Recorder"]:
 
 
 def where(loc: ir.Location | None) -> str:
-    """`loc` as the user's file:line:col (tags, names and call sites unwrapped), or
-    "unknown"."""
+    """`loc` as the user's file:line:col, or "unknown": tags and names unwrapped, and of
+    a call stack (JAX's `callsite(callee at caller)` locations) the innermost frame that
+    is not library code (site-packages, the Python installation): the line in the
+    user's model that called flax's Linear rather than the line inside it."""
     if loc is None:
         return "unknown"
-    found = file_position(loc)
+    stack = frames(loc)
+    found = next((f for f in stack if not _library(f[0])), stack[0] if stack else None) \
+        if stack else file_position(loc)
     if found is None:
         return "unknown"
     file, line, col = found
     if file == "-" and _ACTIVE and _ACTIVE[-1].buffer_name:
         file = _ACTIVE[-1].buffer_name  # (the parser names its buffer "-")
     return f"{file}:{line}:{col}"
+
+
+def frames(loc: ir.Location) -> list[tuple[str, int, int]]:
+    """The (file, line, col) frames of `loc`, innermost first: one for a plain
+    location, the callee-to-caller chain of a call site (the first member's of a
+    fusion)."""
+    typeid = loc.typeid
+    if typeid == ir.NameLoc.static_typeid:
+        return frames(ir.NameLoc(loc).child_loc)
+    if typeid == ir.CallSiteLoc.static_typeid:
+        site = ir.CallSiteLoc(loc)
+        return frames(site.callee) + frames(site.caller)
+    if typeid == ir.FusedLoc.static_typeid:
+        for inner in ir.FusedLoc(loc).locations:
+            found = frames(inner)
+            if found:
+                return found
+        return []
+    found = file_position(loc)
+    return [found] if found else []
+
+
+_LIBRARY_ROOTS = tuple({os.path.realpath(p) + os.sep for p in (
+    sysconfig.get_paths().get("stdlib"), sysconfig.get_paths().get("platstdlib")) if p})
+
+
+def _library(file: str) -> bool:
+    """Installed packages and the standard library: not the user's code."""
+    return ("site-packages" + os.sep in file or "dist-packages" + os.sep in file
+            or file.startswith(_LIBRARY_ROOTS))
 
 
 @dataclass
