@@ -43,6 +43,9 @@ def main(argv=None) -> int:
     parser.add_argument("--verify-each", action="store_true",
                         help="verify after every pass inside the timed region (default: "
                              "verify once, after timing)")
+    parser.add_argument("--explain", action="store_true",
+                        help="run with --explain's recorder and read the records, both "
+                             "inside the timed region (bench/explain_cost.py)")
     args = parser.parse_args(argv)
 
     from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError
@@ -68,7 +71,16 @@ def main(argv=None) -> int:
         if module is not None:
             report["ops"] = count_ops(module.operation)
             start = time.perf_counter()
-            ok = pipeline.run(module, engine)
+            if args.explain:
+                from shardpy.explain import recording
+                from shardpy.explain.report import explain
+
+                with recording() as recorder:
+                    ok = pipeline.run(module, engine)
+                if ok:
+                    explain(module.operation, recorder)
+            else:
+                ok = pipeline.run(module, engine)
             report["pass_seconds"] = time.perf_counter() - start
             if ok and not args.verify_each:
                 try:

@@ -5,7 +5,7 @@
     python bench/explain_cost.py --module M.mlir --runs 21
     python bench/explain_cost.py --base /path/to/older/checkout/python   # A/B: off vs before
 
-Each run is a fresh process (this script with --worker) timing `Pipeline.run` of
+Each run is a fresh process (bench/_worker.py) timing `Pipeline.run` of
 `shardpy-partition` (verify_each off, as shardpy.jit runs it) with perf_counter, and with
 `--explain` also reading the records (explain.report.explain). The sides alternate run by
 run, so a busy machine slows both alike:
@@ -29,53 +29,26 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "bench" / ".cache" / "scale_10k.mlir"
-
-
-def worker(module: Path, explain: bool) -> None:
-    from jaxlib.mlir import ir
-
-    from shardpy.ir.diagnostics import DiagnosticEngine
-    from shardpy.ir.jaxlib_bridge import make_context
-    from shardpy.pipeline import Pipeline, PipelineOptions
-
-    context = make_context()
-    engine = DiagnosticEngine(str(module))
-    with engine.capturing(context):
-        parsed = ir.Module.parse(module.read_text(), context)
-        pipeline = Pipeline("builtin.module(shardpy-partition)", context,
-                            PipelineOptions(verify_each=False))
-        if explain:
-            from shardpy import explain as recording
-            from shardpy.explain.report import explain as read
-
-            start = time.perf_counter()
-            with recording.recording() as recorder:
-                ok = pipeline.run(parsed, engine)
-            read(parsed.operation, recorder)
-        else:
-            start = time.perf_counter()
-            ok = pipeline.run(parsed, engine)
-        seconds = time.perf_counter() - start
-    print(json.dumps({"ok": bool(ok), "seconds": seconds}))
+WORKER = ROOT / "bench" / "_worker.py"
 
 
 def run(module: Path, side: str, base: str | None) -> float:
     env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
     if side == "base":
         env["PYTHONPATH"] = base
-    cmd = [sys.executable, __file__, "--worker", str(module)] + (
-        ["--explain"] if side == "on" else [])
+    cmd = [sys.executable, str(WORKER), str(module), "--pipeline",
+           "builtin.module(shardpy-partition)"] + (["--explain"] if side == "on" else [])
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
     line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "{}"
     found = json.loads(line)
     if not found.get("ok"):
-        raise SystemExit(f"{side}: the partition failed:\n{done.stderr[-2000:]}")
-    return found["seconds"]
+        raise SystemExit(f"{side}: the partition failed:\n{done.stderr[-2000:]}"
+                         f"{found.get('diagnostics', '')}")
+    return found["pass_seconds"]
 
 
 def main(argv=None) -> int:
@@ -83,12 +56,7 @@ def main(argv=None) -> int:
     parser.add_argument("--module", type=Path, default=DEFAULT)
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--base", help="another checkout's python/ directory (A/B)")
-    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--explain", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.worker:
-        worker(args.worker, args.explain)
-        return 0
     if not args.module.exists():
         subprocess.run([sys.executable, str(ROOT / "bench" / "scale.py"), "--sizes", "10k"],
                        check=True)

@@ -85,14 +85,11 @@ import json
 import math
 import pathlib
 
+from ..sharding.collective_time import COLLECTIVES
+
 # The ops the partitioner inserts for a collective (program nodes are the global
 # program), and the collectives a program may already have (manual code).
-COLLECTIVE_OPS = frozenset({
-    "sdy.reshard", "sdy.all_reduce", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
-    "sdy.collective_permute", "sdy.reduce_scatter",
-    "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
-    "stablehlo.all_to_all", "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast"})
+COLLECTIVE_OPS = frozenset(COLLECTIVES) | {"sdy.reshard"}
 ARGUMENTS = ("argument", "block_argument")
 
 BOX_W, BOX_H = 156, 34     # an op's box (px, at zoom 1)
