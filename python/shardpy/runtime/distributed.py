@@ -296,8 +296,7 @@ def gather_to_first(result: RunResult, num_devices: int) -> list[np.ndarray] | N
     import jax
 
     devices = jax.devices()[:num_devices]
-    owner = [d.process_index for d in devices]
-    first = [i for i, p in enumerate(owner) if p == 0]
+    first = [i for i, d in enumerate(devices) if d.process_index == 0]
     me = jax.process_index()
     whole = []
     for out, part in zip(result.outputs, result.parts):
@@ -360,8 +359,7 @@ def _rotate_to_first(mine: np.ndarray, devices, first: Sequence[int], wanted) ->
         lambda x: jax.lax.ppermute(x, "devices", [(i, (i - m) % n) for i in range(n)]),
         mesh=mesh, in_specs=spec, out_specs=spec), out_shardings=NamedSharding(mesh, spec))
     rows = np.zeros((n, *mine.shape[1:]), mine.dtype)
-    local = [i for i, d in enumerate(devices) if d.process_index == jax.process_index()]
-    rows[local] = mine
+    rows[local_devices(devices)] = mine
     with jax.enable_x64(True):
         x = place(devices, [to_blocks(rows)], True)[0]
         got = {}
