@@ -31,8 +31,8 @@ from itertools import combinations
 from jaxlib.mlir import ir
 
 from ..ir.utils import collect_ops
-from ..sharding.collective_time import COLLECTIVES, collective_cost
-from ..sharding.device_groups import group_size_of, groups_of, replica_groups
+from ..sharding.collective_time import COLLECTIVES, collective_cost, group_size
+from ..sharding.device_groups import groups_of, replica_groups
 from ..sharding.model import AxisRef
 from ..sharding.sdy_codec import module_meshes
 from .recorder import Recorder, members, strip_tags, tag_ids, untagged, where
@@ -123,9 +123,8 @@ def _public(reason: dict) -> dict:
 
 
 def _group_size(op: ir.Operation) -> int:
-    if "replica_groups" in op.attributes:
-        return group_size_of(op.attributes["replica_groups"])
-    return 2 if op.name == "stablehlo.collective_permute" else 0
+    """A collective_permute moves data between pairs: a group of 2 for its time."""
+    return 2 if op.name == "stablehlo.collective_permute" else group_size(op)
 
 
 def _axes(op: ir.Operation, meshes) -> list[str]:

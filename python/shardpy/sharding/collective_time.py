@@ -342,7 +342,9 @@ COLLECTIVES = {
 }
 
 
-def _group_size(op) -> int:
+def group_size(op) -> int:
+    """Devices in one replica group of a collective op (0 where it has no
+    replica_groups: a collective_permute, whose pairs are not groups)."""
     if "replica_groups" not in op.attributes:
         return 0
     return group_size_of(op.attributes["replica_groups"])
@@ -356,4 +358,4 @@ def collective_cost(op) -> float:
         return 0.0
     operand_bytes = sum(tensor_bytes(v.type) for v in op.operands)
     result_bytes = sum(tensor_bytes(r.type) for r in op.results)
-    return collective_cost_bytes(kind, _group_size(op), operand_bytes, result_bytes)
+    return collective_cost_bytes(kind, group_size(op), operand_bytes, result_bytes)
