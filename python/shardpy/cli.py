@@ -29,6 +29,14 @@ def run_tool(name: str, body: Callable[[list[str]], int], argv: list[str] | None
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as err:
+        if err.filename is None:
+            raise
+        # A file the user named cannot be written or read (a missing directory, no
+        # permission): their input, not a bug.
+        print(f"{name}: error: cannot access '{err.filename}': {err.strerror}",
+              file=sys.stderr)
+        return 1
     except MemoryError as err:  # what the tools check up front got past them: still no bug
         detail = f" ({err})" if str(err) else ""
         print(f"{name}: error: ran out of host memory{detail}; run with smaller shapes",
