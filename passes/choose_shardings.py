@@ -1,6 +1,8 @@
 """shardpy-choose-shardings: the shardings propagation placed, chosen again for the whole
-program by estimated time (an integer program over candidate shardings per value, each
-op costed by its plan). See shardpy.partition.choose_shardings.
+program by estimated time (candidate shardings per value, each op costed by its plan,
+the cheapest combination found exactly by variable elimination or, for programs whose
+ops tie too many values together, an integer program). See
+shardpy.partition.choose_shardings.
 
 before (propagated; FSDP weights sharded along d pulled the activations onto d):
     %x = stablehlo.add %tok, %pos {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}, {"data"}]>]>}

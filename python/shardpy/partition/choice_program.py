@@ -1,10 +1,21 @@
 """The choice of shardpy-choose-shardings (choose_shardings.py) as a program: candidate
-shardings per group of values, the combinations an op is costed under, and the two ways
-to pick one candidate per group: the exact integer program (HiGHS through scipy) and a
-local search for when that finds no answer in time.
+shardings per group of values, the combinations an op is costed under, and three ways to
+pick one candidate per group:
+
+  eliminate        exact, by variable elimination (min-sum over the groups, one group at
+                   a time, the cheapest first): programs whose ops tie few groups together
+                   (every model of bench/models: tables of at most ~5,000 entries) are
+                   solved in milliseconds, at any size, without an external solver;
+  integer_program  exact, HiGHS through scipy: where elimination would build a table of
+                   more than MAX_TABLE entries;
+  descend          local search, where that finds no answer in TIME_LIMIT_S.
+
+A term is (its groups, {combination of their candidates: seconds}); a combination a
+term does not list is not allowed (it costs infinity).
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 
@@ -18,6 +29,12 @@ from .plan_cache import PlanCache, same_layout
 MAX_CANDIDATES = 4     # per group, the propagated sharding included
 MAX_COMBINATIONS = 256  # per op; beyond it, combinations moving one group at a time
 TIME_LIMIT_S = 5.0     # for the integer program; past it, local search
+MAX_TABLE = 1 << 16    # entries of the largest table elimination may build
+# Candidates within TIE (relative) or RESOLUTION_S of the cheapest count as equal: the
+# resolution plans are ranked at (reshard_planner.nanoseconds), below which a profile's
+# times are not measured (test/Inputs/bytes_only_profile.json: none is).
+TIE = 1e-9
+RESOLUTION_S = 1e-9
 DESCENT_SWEEPS = 8
 
 
@@ -138,6 +155,126 @@ def integer_program(groups, terms, report: dict):
         picks = x[g.first:g.first + len(g.candidates)]
         choice.append(int(np.argmax(picks)))
     return choice, baseline, float(result.fun) / scale
+
+
+def eliminate(groups, terms, report: dict):
+    """The exact choice by variable elimination: each group in turn (the one whose
+    table, over it and the groups it shares a term with, is smallest) is minimized out
+    of the sum of its terms, leaving one term over its neighbours; then every group is
+    set, last eliminated first, to its best candidate given the others. Cost: linear in
+    the number of groups times the largest table (the program's induced width: ops tie
+    few groups together and models repeat layer by layer). Ties go to the lower
+    candidate, so propagation's sharding stays unless another is cheaper.
+
+    Returns (choice per group, propagation's estimated seconds, the choice's), or None
+    where a table would exceed MAX_TABLE entries (the integer program then)."""
+    sizes = [len(g.candidates) for g in groups]
+    baseline = 0.0
+    factors = _Factors(sizes)
+    for distinct, table in terms:
+        baseline += table.get(tuple([0] * len(distinct)), 0.0)
+        shape = tuple(sizes[g] for g in distinct)
+        if math.prod(shape) > MAX_TABLE:
+            return None
+        dense = np.full(shape, np.inf)
+        for combo, seconds in table.items():
+            dense[combo] = seconds
+        factors.add(tuple(distinct), dense)
+    steps, widest = [], 1
+    heap = [(factors.size(g), g) for g in factors.unary.keys() | factors.of_group]
+    heapq.heapify(heap)
+    done = set()
+    while heap:
+        size, g = heapq.heappop(heap)
+        if g in done:
+            continue
+        now = factors.size(g)
+        if now != size:  # stale: its neighbours changed since it was pushed
+            heapq.heappush(heap, (now, g))
+            continue
+        if size > MAX_TABLE:
+            return None
+        widest = max(widest, size)
+        rest, joint = factors.take(g)
+        best = joint.min(axis=-1)
+        near = np.maximum(TIE * np.abs(best), RESOLUTION_S)
+        pick = np.argmax(joint <= (best + near)[..., None], axis=-1)
+        steps.append((g, rest, pick))
+        done.add(g)
+        if rest:
+            factors.add(rest, best)
+        for x in rest:
+            heapq.heappush(heap, (factors.size(x), x))
+    choice = [0] * len(groups)
+    for g, rest, pick in reversed(steps):
+        choice[g] = int(pick[tuple(choice[x] for x in rest)])
+    total = sum(table.get(tuple(choice[x] for x in distinct), math.inf)
+                for distinct, table in terms)
+    report.update(solver="elimination", largest_table=widest)
+    return choice, baseline, total
+
+
+class _Factors:
+    """The terms as dense tables during elimination: over one group (`unary`, summed)
+    or several (`scopes`/`tables` by id, `of_group`: the ids over each group)."""
+
+    def __init__(self, sizes):
+        self.sizes = sizes
+        self.unary: dict[int, np.ndarray] = {}
+        self.scopes: dict[int, tuple] = {}
+        self.tables: dict[int, np.ndarray] = {}
+        self.of_group: dict[int, set] = {}
+        self.ids = itertools.count()
+
+    def add(self, scope: tuple, table: np.ndarray) -> None:
+        if len(scope) == 1:
+            g = scope[0]
+            self.unary[g] = self.unary[g] + table if g in self.unary else table
+            return
+        f = next(self.ids)
+        self.scopes[f], self.tables[f] = scope, table
+        for x in scope:
+            self.of_group.setdefault(x, set()).add(f)
+
+    def size(self, g: int) -> int:
+        """Entries of the table eliminating g builds (over g and its neighbours), or
+        MAX_TABLE + 1 where it is larger: counted no further, since a group every op
+        reads (a mask, a position table) meets thousands of terms until its
+        neighbours are gone."""
+        sizes = self.sizes
+        around = {g}
+        total = sizes[g]
+        for f in self.of_group.get(g, ()):
+            for x in self.scopes[f]:
+                if x not in around:
+                    around.add(x)
+                    total *= sizes[x]
+                    if total > MAX_TABLE:
+                        return MAX_TABLE + 1
+        return total
+
+    def take(self, g: int):
+        """Removes g's terms; returns (its neighbours, their sum as one table over the
+        neighbours and g, g's axis last)."""
+        sizes = self.sizes
+        rest = tuple(sorted({x for f in self.of_group.get(g, ()) for x in self.scopes[f]}
+                            - {g}))
+        where = {x: i for i, x in enumerate(rest + (g,))}
+        joint = np.zeros(tuple(sizes[x] for x in rest) + (sizes[g],))
+        if g in self.unary:
+            joint = joint + self.unary.pop(g)
+        for f in self.of_group.pop(g, ()):
+            scope, table = self.scopes.pop(f), self.tables.pop(f)
+            for x in scope:
+                if x != g:
+                    self.of_group[x].discard(f)
+            shape = [1] * len(where)
+            for x in scope:
+                shape[where[x]] = sizes[x]
+            # the table's axes in the joint's order, then broadcast over the others
+            joint = joint + np.transpose(table, np.argsort([where[x] for x in scope])
+                                         ).reshape(shape)
+        return rest, joint
 
 
 def descend(groups, terms) -> tuple[list[int], float]:

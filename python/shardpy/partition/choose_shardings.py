@@ -9,8 +9,10 @@ program's structure fixes) get a few candidate shardings each, every op is coste
 every combination of its values' candidates (its plan from plan_choice: the reshards
 into and out of it timed by the collective time model, plus its own compute time, which
 is where a full-size partial product shows), and one candidate per value is chosen to
-minimize the program's total estimated time, exactly, as an integer program (scipy's
-HiGHS). shardpy-insert-reshards then places each op between the chosen shardings.
+minimize the program's total estimated time, exactly (choice_program.py: variable
+elimination, in milliseconds on every model of bench/models and ~0.5 s at 50k ops; an
+integer program through scipy's HiGHS where ops tie too many values together).
+shardpy-insert-reshards then places each op between the chosen shardings.
 
   values     results of ops with a sharding rule in a program block (function bodies,
              loop and branch bodies), used only by ops of that block: free; others are
@@ -19,19 +21,18 @@ HiGHS). shardpy-insert-reshards then places each op between the chosen shardings
   candidates the propagated sharding, and the sharding with each dim's axes moved to
              another dim they divide (at most MAX_CANDIDATES per group, dims nearest the
              major end first).
-  program    a 0/1 variable per group and candidate (one chosen per group), a 0/1
-             variable per op and combination of the candidates of its groups, tied to
-             them (the local polytope of a pairwise-and-higher model: exact as an
-             integer program; choice_program.py). The propagated shardings stay where
-             the choice saves less than IMPROVEMENT of the program's estimated time
-             (so small programs, and pinned tests, keep their plans unless the gain is
-             real).
+  program    one candidate per group; each op's cost a table over the candidates of its
+             groups (choice_program.py). The propagated shardings stay where the
+             choice saves less than IMPROVEMENT of the program's estimated time (so
+             small programs, and pinned tests, keep their plans unless the gain is
+             real), and on ties.
   costs      an op's estimated time: its reshards by the collective time model and its
              own compute (bytes read and written, a dot's flops), nothing for ops XLA
              fuses (FUSED_OPS); costs inside a loop times its trip count.
-  limits     programs of more than MAX_OPS ops, or whose integer program would have
-             more than MAX_COLUMNS columns, keep propagation's choice (the choice is not
-             yet fast enough for them: issue 10's compile-time targets come first).
+  limits     programs of more than MAX_OPS ops keep propagation's choice (costing every
+             op is not yet fast enough for them: issue 10's compile-time targets come
+             first), as do those elimination cannot solve whose integer program would
+             have more than MAX_COLUMNS columns.
 
 before (FSDP: tokens batch-sharded, position table and weights sharded along d):
     %x = stablehlo.add %tok, %pos {sdy.sharding = <@mesh, [{}, {}, {"data"}]>}
@@ -57,7 +58,7 @@ from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RuleTable
 from ..sharding.state import ShardingState
 from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend,
-                             integer_program)
+                             eliminate, integer_program)
 from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
 from .plan_choice import choose_plan, plan_time, reshard_time
@@ -76,7 +77,7 @@ class _Group:
     values: list = field(default_factory=list)
     fixed: bool = False
     candidates: list = field(default_factory=list)  # [propagated, moved...]
-    first: int = 0  # its first column in the integer program
+    first: int = 0  # its first column in the integer program (if one is built)
 
 
 class _UnionFind:
@@ -159,17 +160,10 @@ class ShardingChoice:
                        "movable_groups": len(movable), "changed_values": 0}
         if not movable:
             return
-        columns = self._columns(computed, group_of)
-        self.report["columns"] = columns
-        if columns > MAX_COLUMNS:
-            # Too large to choose exactly in the time the partitioner may take (issue
-            # 10's compile-time targets): propagation's choice stands.
-            self.report["skipped"] = f"{columns} columns > {MAX_COLUMNS}"
-            self.report["seconds"] = _time.perf_counter() - start
-            return
         terms = self._op_terms(computed, group_of) + self._boundary_terms(
             boundaries, group_of, funcs_by_name)
-        choice, before, after = self._solve(groups, terms)
+        choice, before, after = self._solve(groups, terms, computed, group_of)
+        self.report["seconds"] = _time.perf_counter() - start
         self.report.update(estimated_s_before=before, estimated_s_after=after)
         if choice is None or after > before * (1 - IMPROVEMENT):
             self.report["kept"] = True
@@ -480,11 +474,23 @@ class ShardingChoice:
         loop = user if name == "stablehlo.while" else user.parent
         return self._candidates_of(loop.results[index], group_of)
 
-    # -- the integer program ----------------------------------------------------------------
-    def _solve(self, groups, terms):
+    # -- the choice --------------------------------------------------------------------------
+    def _solve(self, groups, terms, computed, group_of):
         """(chosen candidate per group, or None; estimated seconds of propagation's
-        choice; of the chosen one): exact (the integer program); where that finds no
-        answer in TIME_LIMIT_S, by local search (`_descend`)."""
+        choice; of the chosen one): exact, by variable elimination; where that would
+        build too large a table, by the integer program (if it has at most MAX_COLUMNS
+        columns, else propagation's choice stands); where that finds no answer in
+        TIME_LIMIT_S, by local search (`descend`)."""
+        found = eliminate(groups, terms, self.report)
+        if found is not None:
+            return found
+        columns = self.report["columns"] = self._columns(computed, group_of)
+        if columns > MAX_COLUMNS:
+            # Too large to solve exactly in the time the partitioner may take (issue
+            # 10's compile-time targets): propagation's choice stands.
+            self.report["skipped"] = f"{columns} columns > {MAX_COLUMNS}"
+            base = sum(t.get(tuple([0] * len(d)), 0.0) for d, t in terms)
+            return None, base, base
         choice, before, after = integer_program(groups, terms, self.report)
         if choice is None:  # no answer in the time limit: local search instead
             choice, after = descend(groups, terms)
