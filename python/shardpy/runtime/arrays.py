@@ -435,3 +435,60 @@ def compare(name: str, actual: np.ndarray, expected: np.ndarray, rtol: float | N
     return Comparison(name, max_error, bad == 0,
                       f"{bad} of {diff.size} elements differ by more than "
                       f"{atol:g} + {rtol:g} * {scale:.3g}" if bad else "")
+
+
+# -- judging float32 results against a float64 run ---------------------------------------
+# Two float32 programs that sum in different orders (partitioned and not) round
+# differently, and an output that is the small difference of large terms carries
+# rounding error of the terms' size in both: fixed tolerances cannot tell that noise
+# from a bug. The same program run in float64 can: a result is judged right when it is
+# about as close to the float64 result as the reference's float32 result is. A missing
+# reduction or a misplaced shard is off by the values' size, far beyond that.
+
+# The partitioned result may be this many times further from float64 than the
+# reference float32 result (one device's, or jax.jit's: both round, in other orders).
+ROUNDING_FACTOR = 4.0
+
+
+@dataclass
+class Judgement:
+    """One output's verdict and the line that says why."""
+
+    ok: bool
+    line: str
+
+
+def float64_judgeable(partitioned: np.ndarray, reference: np.ndarray) -> bool:
+    """Whether a failed float32 comparison of this output may be judged in float64:
+    floats of the same shape and dtype, all finite (NaN/inf differences, integer and
+    boolean outputs and shape mismatches stay failures)."""
+    return (partitioned.shape == reference.shape and partitioned.dtype == reference.dtype
+            and np.issubdtype(reference.dtype, np.floating)
+            and bool(np.isfinite(partitioned).all() and np.isfinite(reference).all()))
+
+
+def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
+                     exact: np.ndarray, rtol: float, atol: float,
+                     reference_is: str = "one-device") -> Judgement:
+    """Pass `name` when the partitioned result is within the tolerances of the float64
+    result, or at most ROUNDING_FACTOR times as far from it as the float32 reference
+    (`reference_is`: what made it, for the line) is."""
+    if not float64_judgeable(partitioned, reference) or exact.shape != reference.shape \
+            or not np.issubdtype(exact.dtype, np.floating) or not np.isfinite(exact).all():
+        return Judgement(False, f"{name}: no float64 judgement (not finite floats of "
+                                f"one shape)")
+    exact = exact.astype(np.float64)
+    err_part = _max_error(partitioned, exact)
+    err_ref = _max_error(reference, exact)
+    scale = float(np.abs(exact).max()) if exact.size else 0.0
+    errors = (f"partitioned error {err_part:.2g}, {reference_is} error {err_ref:.2g} "
+              f"against float64")
+    if err_part <= atol + rtol * scale or err_part <= ROUNDING_FACTOR * err_ref:
+        return Judgement(True, f"{name}: within float32 rounding: {errors}")
+    return Judgement(False, f"{name}: beyond float32 rounding: {errors}")
+
+
+def _max_error(actual: np.ndarray, exact: np.ndarray) -> float:
+    if actual.size == 0:
+        return 0.0
+    return float(np.abs(actual.astype(np.float64) - exact).max())
