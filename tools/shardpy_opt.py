@@ -119,6 +119,10 @@ def main_body(argv: list[str]) -> int:
     else:
         text = data.decode("utf-8", errors="replace")
         chunks = irio.split_chunks(text) if args.split_input_file else [irio.Chunk(text, 0)]
+    if len(chunks) > 1 and (args.explain_json or args.explain_html):
+        # (each chunk's would overwrite the last's: --explain prints every chunk's)
+        raise ShardpyError(f"--explain-json and --explain-html explain one program; this "
+                           f"--split-input-file input has {len(chunks)}")
 
     outputs: list[str | bytes] = []
     failed = False

@@ -594,9 +594,7 @@ def _load_expected(path: Path, count: int, lazy: bool = False):
         missing = [f"out{i}" for i in range(count) if f"out{i}" not in archive.files]
         if missing:
             raise ShardpyError(f"'{path}' lacks {', '.join(missing)}")
-        return [mapped[f"out{i}"] if f"out{i}" in mapped and
-                f"out{i}" + arrays.DTYPE_TAG not in archive.files
-                else arrays.read_npz(archive, f"out{i}") for i in range(count)]
+        return [arrays.read_member(archive, mapped, f"out{i}") for i in range(count)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -297,11 +297,7 @@ def load_inputs(path: Path, types: Sequence[TensorType], lazy: bool = False
         for key, t in zip(expected, types):
             if key not in archive.files:
                 raise ShardpyError(f"'{path}' has no array '{key}' ({t})")
-            if key in mapped and key + DTYPE_TAG not in archive.files and \
-                    mapped[key].shape == t.shape and mapped[key].dtype == t.dtype:
-                arrays.append(mapped[key])
-                continue
-            array = read_npz(archive, key, t.dtype)
+            array = read_member(archive, mapped, key, t)
             if array.shape == t.shape and array.dtype != t.dtype and is_floating(
                     array.dtype) and is_floating(t.dtype):
                 array = _exactly_as(key, array, t)
@@ -311,6 +307,18 @@ def load_inputs(path: Path, types: Sequence[TensorType], lazy: bool = False
                     f"{t.dtype}{list(t.shape)}, got {array.dtype}{list(array.shape)}")
             arrays.append(array)
     return arrays
+
+
+def read_member(archive, mapped: dict, key: str, want: TensorType | None = None
+                ) -> np.ndarray:
+    """Array `key` of an open .npz: its memory map from `mapped` (mapped_members) where
+    it is stored as it is read (no dtype tag) and, given `want`, already of that type;
+    else read whole (read_npz)."""
+    found = mapped.get(key)
+    if found is not None and key + DTYPE_TAG not in archive.files and (
+            want is None or (found.shape == want.shape and found.dtype == want.dtype)):
+        return found
+    return read_npz(archive, key, want.dtype if want is not None else None)
 
 
 def mapped_members(path: Path) -> dict[str, np.ndarray]:
