@@ -10,8 +10,8 @@ every combination of its values' candidates (its plan from plan_choice: the resh
 into and out of it timed by the collective time model, plus its own compute time, which
 is where a full-size partial product shows), and one candidate per value is chosen to
 minimize the program's total estimated time, exactly (choice_program.py: variable
-elimination, in milliseconds on every model of bench/models and ~0.5 s at 50k ops; an
-integer program through scipy's HiGHS where ops tie too many values together).
+elimination, in milliseconds on every model of bench/models and under a second at 50k
+ops; an integer program through scipy's HiGHS where ops tie too many values together).
 shardpy-insert-reshards then places each op between the chosen shardings.
 
   values     results of ops with a sharding rule in a program block (function bodies,
