@@ -370,33 +370,32 @@ def compare_outputs(jax_out, sp_out, exact=None) -> dict:
     paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(
         jax_out)[0]]
     exact_leaves = jax.tree.leaves(exact) if exact is not None else [None] * len(jl)
-    comparisons, judged, lines = [], [], []
+    comparisons, lines = [], []
+    judgeable = wrong = 0  # float leaves outside the tolerance; those not judged right
     for path, j, s, e in zip(paths, jl, sl, exact_leaves):
         j, s = np.asarray(j), np.asarray(s)
         c = arrays.compare(f"out{path}", s, j, compare_xla.RTOL, compare_xla.ATOL)
         comparisons.append(c)
         if c.ok:
             continue
-        if e is not None and arrays.float64_judgeable(s, j):
-            verdict = arrays.judge_in_float64(f"out{path}", s, j, np.asarray(e),
-                                              compare_xla.RTOL, compare_xla.ATOL,
-                                              reference_is="jax.jit")
-            judged.append(verdict)
-            lines.append(verdict.line)
-            if verdict.ok:
-                continue
+        if arrays.float64_judgeable(s, j):
+            judgeable += 1
+            if e is not None:
+                verdict = arrays.judge_in_float64(f"out{path}", s, j, np.asarray(e),
+                                                  compare_xla.RTOL, compare_xla.ATOL,
+                                                  reference_is="jax.jit")
+                lines.append(verdict.line)
+                if verdict.ok:
+                    continue
+        wrong += 1
         lines.append(c.line())
-    bad = [c for c in comparisons if not c.ok]
-    wrong = len(bad) - sum(v.ok for v in judged)
     # Issue 15: every output's sharding == jax.jit's (NamedSharding equality: the same
     # mesh and the same spec, trailing Nones included).
     unequal = [f"out{path}: sharding {getattr(s, 'sharding', None)} != jax's "
                f"{getattr(j, 'sharding', None)}" for path, j, s in zip(paths, jl, sl)
                if getattr(j, "sharding", None) != getattr(s, "sharding", None)]
-    status = "match" if not bad else "MISMATCH" if wrong else "match in float64"
-    return {"status": status, "leaves": len(comparisons),
-            "float_leaves": sum(not c.ok and arrays.float64_judgeable(
-                np.asarray(s), np.asarray(j)) for c, j, s in zip(comparisons, jl, sl)),
+    status = "MISMATCH" if wrong else "match in float64" if judgeable else "match"
+    return {"status": status, "leaves": len(comparisons), "float_leaves": judgeable,
             "max_abs_diff": max((c.max_abs_error for c in comparisons), default=0.0),
             "shardings_differ": len(unequal), "details": lines + unequal}
 
