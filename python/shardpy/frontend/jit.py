@@ -12,7 +12,8 @@ into a per-device module; a JAX primitive whose lowering inlines that module run
 inside a fully manual `jax.shard_map` over the mesh, so the result composes with the
 rest of JAX (inside an outer jax.jit, next to ordinary ops). Programs are cached by
 abstract signature: a second call with the same shapes, dtypes and shardings reuses the
-partitioned program.
+partitioned program. With JAX's persistent compilation cache on, partitions are kept
+beside it for later processes (partition_cache.py).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from typing import Any, Callable, Sequence
 from ..ir import jaxlib_bridge
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
+from .partition_cache import cached_partition
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
 
@@ -329,7 +331,8 @@ class Jitted:
             lowered, kept = jitted(True).lower(*args, **kw), None
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
-            partition_module(global_text, self.pass_pipeline)
+            cached_partition(global_text, self.pass_pipeline, partition_module,
+                             plain_text=lowered.as_text)
         out_ranks = [len(info.shape) for info in jax.tree_util.tree_leaves(lowered.out_info)]
         out_specs = results_named_as_jax(lowered, out_specs, opened, out_ranks)
         # A program nothing shards (no mesh anywhere) runs whole on every device.

@@ -12,13 +12,6 @@ from jax.sharding import PartitionSpec as P  # noqa: E402
 import shardpy  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def mesh():
-    if len(jax.devices()) < 8:
-        pytest.skip("needs 8 CPU devices (XLA_FLAGS set in conftest before jax started)")
-    return jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
-
-
 def named(mesh, *spec):
     return NamedSharding(mesh, P(*spec))
 
