@@ -68,7 +68,7 @@ import traceback
 MODELS_DIR = pathlib.Path(__file__).resolve().parent
 BENCH_DIR = MODELS_DIR.parent
 ROOT = BENCH_DIR.parent
-NOT_PROGRAMS = {"common.py", "run.py"}
+NOT_PROGRAMS = {"common.py", "run.py", "warm_start.py"}
 CPU_DEVICES = 8
 WARMUP = 3
 MIN_RUNS = 20

@@ -44,3 +44,17 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
         assert measured["peak_memory"] > 0
         # DP x TP: the data-parallel gradient sums, at least
         assert measured["collectives"].get("all_reduce", {}).get("count", 0) >= 1
+
+
+def test_warm_start_reports_cold_and_warm_first_calls(tmp_path):
+    out = tmp_path / "warm.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "models" / "warm_start.py"), "--programs",
+         PROGRAM, "--restarts", "1", "--json", str(out)],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"| {PROGRAM} |" in proc.stdout and "warm ratio" in proc.stdout
+    row, = json.loads(out.read_text())["programs"]
+    for side in ("jax", "shardpy"):
+        assert row[side]["cold_s"] > 0 and len(row[side]["warm_s"]) == 1, row
+    assert row["warm_ratio"] > 0
