@@ -1161,15 +1161,21 @@ class Generator:
             batch_norm.add(main, self.seed)
         if self.features.groups:
             groups.add(main, self.seed)
-        if self.features.manual:
-            manual.add(main, self.seed)
+        bare = self.features.manual and manual.add(main, self.seed) and \
+            manual.bare(self.seed)
         placed = self.features.maximal and maximal.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
         for v in results:
             shardings.append(self.result_sharding(v))
+        if bare:  # (the draws above made all the same: the other programs stay as they were)
+            main.args = [(v, None) for v, _ in main.args]
+            shardings = [None] * len(shardings)
         main.finish(results, shardings)
         text = self.module_text(main, f"fuzz program, seed {self.seed}")
+        # Ops of @main with a result chlo.top_k made (second_mesh puts no barrier after
+        # them without Features.top_k_through_barrier).
+        self.top_k_refs = {v.ref.split("#")[0] for v in main.pool if v.top_k}
         if placed:
             mesh = self.mesh_text()
             text = text.replace(mesh + "\n", mesh + "\n" + maximal.declaration(self) + "\n", 1)

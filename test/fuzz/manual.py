@@ -31,6 +31,12 @@ shardpy-import), so the partitioner meets the manual region as PyTorch/XLA write
 @Sharding + @SPMDFullToShardShape per operand, @SPMDShardToFullShape per result; and
 1 in 12 of the other programs, for their device orders, meshes and placements as
 GSPMD device lists (`through_gspmd`).
+
+1 manual program in 4 is `bare`: manual over every axis, its operands replicated, and
+@main's arguments and results unannotated (generate.py), so that in GSPMD form the
+module may say nothing but `{replicated}` and `{manual}`: no tiled sharding tells the
+import how many devices there are (fuzz seed 2207525 of the 10k run of 2026-11-27: the
+import made an empty mesh and the region's all_reduce summed one value).
 """
 from __future__ import annotations
 
@@ -46,6 +52,12 @@ CHANNEL_BASE = 1000  # channel handles of the body's collectives (unique in the 
 
 def draws(seed: int) -> bool:
     return random.Random(f"manual {seed}").random() < PROBABILITY
+
+
+def bare(seed: int) -> bool:
+    """Is this program's manual region over every axis with replicated operands, in an
+    @main without argument and result shardings? (1 in 4 of the manual programs.)"""
+    return draws(seed) and random.Random(f"manual bare {seed}").random() < 1 / 4
 
 
 def through_gspmd(seed: int) -> bool:
@@ -134,11 +146,12 @@ def add(fb, seed: int) -> bool:
     # 1 program in 3: free axes may split a manual part unevenly (own RNG: the other
     # draws stay as they were where a free axis divides anyway); such programs keep an
     # axis free where they can.
-    uneven = random.Random(f"manual uneven {seed}").random() < 1 / 3
+    replicated = bare(seed)
+    uneven = not replicated and random.Random(f"manual uneven {seed}").random() < 1 / 3
     most = len(axes) - 1 if uneven and len(axes) > 1 else len(axes)
     manual = sorted(rng.sample(axes, rng.randint(1, most)),
                     key=[n for n, _ in mesh.axes].index)
-    if gen.device_ids:
+    if gen.device_ids or replicated:
         # Partially manual code on a mesh whose devices are not in iota order has no
         # reference: XLA prints a manual subgroup's replicated devices sorted by id,
         # which reassigns devices to free-axis coordinates, and then rejects groups
@@ -151,7 +164,8 @@ def add(fb, seed: int) -> bool:
     body = _Body(fb, rng, mesh, manual)
     in_shardings, locals_ = [], []
     for v in operands:
-        sharding, local, varying = _in_sharding(rng, mesh, manual, free, v.shape, uneven)
+        sharding, local, varying = _in_sharding(rng, mesh, manual, free, v.shape, uneven,
+                                                0.0 if replicated else 0.75)
         in_shardings.append(sharding)
         locals_.append(_Local(fb.fresh(), local, varying, v.mag, v.exact))
     body.values = list(locals_)
@@ -193,14 +207,15 @@ def _sharding_text(dims: list[list[str]]) -> str:
         "{" + ", ".join(repr_axis(a) for a in d) + "}" for d in dims) + "]>"
 
 
-def _in_sharding(rng, mesh: _Mesh, manual, free, shape, uneven: bool):
+def _in_sharding(rng, mesh: _Mesh, manual, free, shape, uneven: bool,
+                 chance: float = 0.75):
     """(in_sharding text, local shape, manual axes the operand varies along): each
-    manual axis on a dim it divides (major to minor in drawn order) or nowhere (the
-    operand replicated along it), then now and then a free axis after them (`uneven`:
-    also on a dim whose manual part it does not divide)."""
+    manual axis on a dim it divides (major to minor in drawn order) with probability
+    `chance`, or nowhere (the operand replicated along it), then now and then a free
+    axis after them (`uneven`: also on a dim whose manual part it does not divide)."""
     dims: list[list[str]] = [[] for _ in shape]
     local = list(shape)
-    varying = set(_place(rng, mesh, rng.sample(manual, len(manual)), dims, local, 0.75))
+    varying = set(_place(rng, mesh, rng.sample(manual, len(manual)), dims, local, chance))
     _place(rng, mesh, free, dims, list(local), 0.25, uneven)
     return _sharding_text(dims), tuple(local), varying
 

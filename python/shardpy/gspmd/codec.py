@@ -338,16 +338,26 @@ class MeshPlan:
 
     Meshes are named `mesh`, `mesh_1`, ... (skipping `taken` names); maximal
     shardings get `maximal_mesh_<k>`. Replicated shardings live on the first of the
-    largest meshes, or on an empty `mesh` when nothing is tiled.
+    largest meshes, or on an empty `mesh` when nothing is tiled. `{manual}` is manual
+    over every partition: where nothing tiled says how many there are, a mesh of one
+    axis over `num_partitions` devices (the module's mhlo.num_partitions) holds them,
+    so that the manual region's collectives keep their groups.
     """
 
-    def __init__(self, tilings: Iterable[Tiling], taken: Collection[str] = ()):
+    def __init__(self, tilings: Iterable[Tiling], taken: Collection[str] = (),
+                 num_partitions: int | None = None):
         self._taken = set(taken)
         self._planned: list[_PlannedMesh] = []
         self._placed: dict[Tiling, tuple[_PlannedMesh, _Layout]] = {}
         self._layouts: dict[tuple[Tiling, tuple[int, ...] | None], _Layout | None] = {}
         unique = list(dict.fromkeys(tilings))
         self._plan_tiled([t for t in unique if t.kind == "tiled"])
+        if not self._planned and num_partitions and num_partitions > 1 and any(
+                t.kind == "manual" for t in unique):
+            every = _PlannedMesh(self._name("mesh"), None, num_partitions,
+                                 {1, num_partitions})
+            every.build()
+            self._planned.append(every)
         self._maximal = {}
         for t in unique:
             if t.kind == "maximal" and t.devices[0] not in self._maximal:

@@ -150,7 +150,7 @@ class GspmdImporter:
                  for op in self.module.regions[0].blocks[0].operations
                  if "sym_name" in op.attributes}
         try:
-            self.plan = MeshPlan(tilings, taken)
+            self.plan = MeshPlan(tilings, taken, _num_partitions(self.module))
         except ShardingError as err:
             raise ShardpyError(str(err), self.module.location) from None
         self._add_meshes()
@@ -350,3 +350,13 @@ def import_module(module: ir.Operation) -> None:
     """Lift inlined sdy meshes to symbols (shardpy.sharding.inlined_meshes) and import every
     GSPMD annotation of `module` (nothing happens without either)."""
     GspmdImporter(module).run()
+
+
+def _num_partitions(module: ir.Operation) -> int | None:
+    """The module's mhlo.num_partitions (what PyTorch/XLA and JAX write), if any."""
+    if "mhlo.num_partitions" not in module.attributes:
+        return None
+    try:
+        return ir.IntegerAttr(module.attributes["mhlo.num_partitions"]).value
+    except (ValueError, TypeError):
+        return None

@@ -72,3 +72,22 @@ def test_fuzz_bf16_programs(tmp_path_factory):
     bad = [f"seed {o.seed}: {o.status}: {(o.detail.splitlines() or [''])[0][:300]}"
            for o in outcomes if o.status != "pass"]
     assert len(outcomes) == len(BF16_SEEDS) and not bad, "\n".join(bad)
+
+
+def test_bare_manual_programs_through_gspmd(pool, tmp_path_factory):
+    """Programs whose manual region is over every axis with replicated operands, in an
+    @main without shardings, sent through GSPMD (manual.bare, manual.through_gspmd): the
+    module then says nothing but {replicated} and {manual}, and nothing tiled tells the
+    import how many devices there are (fuzz seed 2207525: a wrong answer until the import
+    gave {manual} a mesh of mhlo.num_partitions devices)."""
+    import manual
+
+    seeds = [s for s in range(3_000_000, 3_001_000)
+             if manual.bare(s) and manual.through_gspmd(s)][:8]
+    assert len(seeds) == 8
+    failures_dir = tmp_path_factory.mktemp("fuzz_failures_bare")
+    outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
+                                  failures_dir=failures_dir)
+    bad = [f"seed {o.seed}: {o.status}: {(o.detail.splitlines() or [''])[0][:300]}"
+           for o in outcomes if o.status != "pass"]
+    assert len(outcomes) == len(seeds) and not bad, "\n".join(bad)
