@@ -9,9 +9,9 @@ directory, under a key of everything it depends on, and read back instead of mad
 again; XLA's compile of the per-device program then hits JAX's own cache.
 
     key   sha256 of: JAX's global module text (without locations), the pass pipeline,
-          the collective time profile the passes rank by (SHARDPY_COST_PROFILE's file
-          or the shipped ones), the source of shardpy itself (every .py and .json of
-          its packages) and the jax and jaxlib versions. Any change to one is another
+          the collective time profile the passes rank by (SHARDPY_COST_PROFILE's file;
+          the shipped ones are source), the source of shardpy itself (every .py and
+          .json of its packages) and the jax and jaxlib versions. Any change to one is another
           key: a stale partition is never read.
     kept  only partitions that took at least JAX's
           `jax_persistent_cache_min_compile_time_secs` (as JAX keeps compiles), written
@@ -65,18 +65,18 @@ def cache_key(global_text: str, pipeline_text: str) -> str:
     import jax
     import jaxlib
 
-    from ..sharding.collective_time import PROFILE_ENV, PROFILES_DIR
+    from ..sharding.collective_time import PROFILE_ENV
 
     digest = hashlib.sha256()
     for part in (global_text, pipeline_text, _source_digest(), jax.__version__,
                  jaxlib.__version__):
         digest.update(part.encode())
         digest.update(b"\0")
-    profile = os.environ.get(PROFILE_ENV)
-    for path in [Path(profile)] if profile else sorted(PROFILES_DIR.glob("*.json")):
-        digest.update(str(path).encode())
+    profile = os.environ.get(PROFILE_ENV)  # (the shipped profiles are in the source)
+    if profile:
+        digest.update(profile.encode())
         try:
-            digest.update(path.read_bytes())
+            digest.update(Path(profile).read_bytes())
         except OSError:
             digest.update(b"unreadable")  # (the pipeline will say so)
     return digest.hexdigest()
