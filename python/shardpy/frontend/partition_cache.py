@@ -11,8 +11,8 @@ again; XLA's compile of the per-device program then hits JAX's own cache.
     key   sha256 of: JAX's global module text (without locations), the pass pipeline,
           the collective time profile the passes rank by (SHARDPY_COST_PROFILE's file;
           the shipped ones are source), the source of shardpy itself (every .py and
-          .json of its packages) and the jax and jaxlib versions. Any change to one is another
-          key: a stale partition is never read.
+          .json of its packages) and the jax and jaxlib versions. Any change to one is
+          another key: a stale partition is never read.
     kept  only partitions that took at least JAX's
           `jax_persistent_cache_min_compile_time_secs` (as JAX keeps compiles), written
           whole to a temporary file and renamed, so a reader sees all of one or none.
