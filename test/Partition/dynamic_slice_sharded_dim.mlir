@@ -4,14 +4,16 @@
 // Ranked by time (the shipped cpu profile, the CHECK lines): both slices read the weight
 // gathered once (one all_gather, shared): one collective where computing on shards
 // takes one per slice.
-// Ranked by bytes (%bytes_only, the BYTES lines; the masked and moved shards, which the cpu
+// Ranked by bytes (%bytes_only, the BYTES lines; the masked shards, which the cpu
 // profile takes only for larger windows):
 //   One row (%0): each device slices its part of the window out of its shard padded
 //     with zeros, and the partial rows are summed: one all_reduce of one row
 //     (2 * 3/4 * 32 B) instead of gathering the weight (3/4 * 512 B).
-//   Twelve rows (%1): "x" moves onto the columns (all_to_all, 3/4 * 128 B), each
-//     device slices 12 rows of its 2 columns and the windows are gathered (3/4 * 384 B):
-//     as many bytes as gathering the weight, less to slice per device.
+//   Twelve rows (%1): the weight gathered (3/4 * 512 B) and the window sliced. (Moving
+//     "x" onto the columns first, all_to_all then all_gather of the 12x2 windows, moves
+//     as many bytes and slices less per device, but it is a change of the result's
+//     layout, which shardpy-choose-shardings makes only where it saves measurable
+//     time: nothing is measurable under this profile.)
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
 // RUN: %bytes_only shardpy-opt %s --shardpy-partition | FileCheck %s --check-prefix=BYTES
@@ -35,9 +37,8 @@ sdy.mesh @mesh = <["x"=4]>
 // BYTES:         %[[ROW:.*]] = stablehlo.dynamic_slice %[[PADDED]], %{{.*}}, %{{.*}}, sizes = [1, 8] : (tensor<6x8xf32>, tensor<i32>, tensor<i32>) -> tensor<1x8xf32>
 // BYTES:         "stablehlo.all_reduce"(%[[ROW]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3]]>
 // BYTES:         }) : (tensor<1x8xf32>) -> tensor<1x8xf32>
-// BYTES:         "stablehlo.all_to_all"({{.*}}split_dimension = 1 : i64}> : (tensor<4x8xf32>) -> tensor<16x2xf32>
-// BYTES:         stablehlo.dynamic_slice {{.*}} sizes = [12, 2] : (tensor<16x2xf32>, tensor<i32>, tensor<i32>) -> tensor<12x2xf32>
-// BYTES:         "stablehlo.all_gather"({{.*}}) <{all_gather_dim = 1 {{.*}} : (tensor<12x2xf32>) -> tensor<12x8xf32>
+// BYTES:         %[[WB:.*]] = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 {{.*}} : (tensor<4x8xf32>) -> tensor<16x8xf32>
+// BYTES:         stablehlo.dynamic_slice %[[WB]], {{.*}} sizes = [12, 8] : (tensor<16x8xf32>, tensor<i32>, tensor<i32>) -> tensor<12x8xf32>
 // BYTES-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 func.func public @main(%w: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
                        %layer: tensor<i32>)

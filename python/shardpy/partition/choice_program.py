@@ -31,8 +31,9 @@ MAX_COMBINATIONS = 256  # per op; beyond it, combinations moving one group at a 
 TIME_LIMIT_S = 5.0     # for the integer program; past it, local search
 MAX_TABLE = 1 << 16    # entries of the largest table elimination may build
 # Candidates within TIE (relative) or RESOLUTION_S of the cheapest count as equal: the
-# resolution plans are ranked at (reshard_planner.nanoseconds), below which a profile's
-# times are not measured (test/Inputs/bytes_only_profile.json: none is).
+# resolution each op's plans are ranked at (reshard_planner.nanoseconds, before bytes).
+# Under test/Inputs/bytes_only_profile.json (every time ~1e-27 s: nothing measurable)
+# the choice then keeps propagation's shardings and each op's ranking decides by bytes.
 TIE = 1e-9
 RESOLUTION_S = 1e-9
 DESCENT_SWEEPS = 8
