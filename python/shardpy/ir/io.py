@@ -9,10 +9,11 @@ HLO text (a `.hlo` file, or text that starts with `HloModule`: what PyTorch/XLA 
 XLA dumps print) goes through XLA's own parser and HLO -> StableHLO converter
 (jaxlib_bridge); its errors keep their line:col. Ops come back located by
 instruction name; the name's definition line is added, so later diagnostics point
-into the HLO file too.
+into the HLO file too. The header's num_partitions becomes mhlo.num_partitions.
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ BYTECODE_MAGIC = b"ML\xefR"
 SPLIT_MARKER = "// -----"
 HLO_SUFFIX = ".hlo"
 HLO_HEADER = "HloModule"
+PARTITIONS_ATTR = "mhlo.num_partitions"
 
 
 @dataclass(frozen=True)
@@ -62,11 +64,25 @@ def split_chunks(text: str) -> list[Chunk]:
 
 def is_hlo_text(text: str) -> bool:
     """Does `text` start (after blank and comment lines) with an `HloModule` header?"""
+    return _hlo_header(text) is not None
+
+
+def _hlo_header(text: str) -> str | None:
+    """The `HloModule name, key=value, ...` line `text` starts with (after blank and
+    comment lines), or None."""
     for line in text.splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith(("//", "/*", "*")):
-            return stripped.startswith(HLO_HEADER + " ")
-    return False
+            return stripped if stripped.startswith(HLO_HEADER + " ") else None
+    return None
+
+
+def _header_partitions(text: str) -> int | None:
+    """The header's `num_partitions=N`: XLA keeps it in the module's config, which the
+    HLO -> StableHLO conversion drops."""
+    header = _hlo_header(text) or ""
+    found = re.search(r"[ ,]num_partitions=(\d+)", header)
+    return int(found.group(1)) if found else None
 
 
 def is_hlo_path(path: str) -> bool:
@@ -119,6 +135,12 @@ def parse_hlo(text: str, context: ir.Context, engine: DiagnosticEngine,
         return None
     with context:
         _locate_instructions(module, _instruction_lines(text, first_line))
+        partitions = _header_partitions(text)
+        if partitions is not None and PARTITIONS_ATTR not in module.operation.attributes:
+            # (what a manual region over every partition is manual over, where no tiled
+            # sharding says how many there are: gspmd/codec.py MeshPlan)
+            module.operation.attributes[PARTITIONS_ATTR] = ir.IntegerAttr.get(
+                ir.IntegerType.get_signless(32), partitions)
     return module
 
 
