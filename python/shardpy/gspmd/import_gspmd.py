@@ -24,6 +24,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from ..ir.diagnostics import ShardpyError
+from ..ir.layout import num_partitions
 from .batch_norm import EXPANDED, expand_batch_norms
 from .codec import GspmdSharding, MeshPlan, Tiling, parse_gspmd
 from .manual import (FULL_TO_SHARD, SHARD_TO_FULL, SHARDING_TARGET, Site, build_manual,
@@ -150,7 +151,7 @@ class GspmdImporter:
                  for op in self.module.regions[0].blocks[0].operations
                  if "sym_name" in op.attributes}
         try:
-            self.plan = MeshPlan(tilings, taken, _num_partitions(self.module))
+            self.plan = MeshPlan(tilings, taken, num_partitions(self.module))
         except ShardingError as err:
             raise ShardpyError(str(err), self.module.location) from None
         self._add_meshes()
@@ -351,12 +352,3 @@ def import_module(module: ir.Operation) -> None:
     GSPMD annotation of `module` (nothing happens without either)."""
     GspmdImporter(module).run()
 
-
-def _num_partitions(module: ir.Operation) -> int | None:
-    """The module's mhlo.num_partitions (what PyTorch/XLA and JAX write), if any."""
-    if "mhlo.num_partitions" not in module.attributes:
-        return None
-    try:
-        return ir.IntegerAttr(module.attributes["mhlo.num_partitions"]).value
-    except (ValueError, TypeError):
-        return None

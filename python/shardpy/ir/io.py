@@ -21,12 +21,12 @@ from pathlib import Path
 from jaxlib.mlir import ir
 
 from .diagnostics import Diagnostic, DiagnosticEngine
+from .layout import num_partitions, set_num_partitions
 
 BYTECODE_MAGIC = b"ML\xefR"
 SPLIT_MARKER = "// -----"
 HLO_SUFFIX = ".hlo"
 HLO_HEADER = "HloModule"
-PARTITIONS_ATTR = "mhlo.num_partitions"
 
 
 @dataclass(frozen=True)
@@ -136,11 +136,10 @@ def parse_hlo(text: str, context: ir.Context, engine: DiagnosticEngine,
     with context:
         _locate_instructions(module, _instruction_lines(text, first_line))
         partitions = _header_partitions(text)
-        if partitions is not None and PARTITIONS_ATTR not in module.operation.attributes:
+        if partitions is not None and num_partitions(module.operation) is None:
             # (what a manual region over every partition is manual over, where no tiled
             # sharding says how many there are: gspmd/codec.py MeshPlan)
-            module.operation.attributes[PARTITIONS_ATTR] = ir.IntegerAttr.get(
-                ir.IntegerType.get_signless(32), partitions)
+            set_num_partitions(module.operation, partitions)
     return module
 
 

@@ -18,6 +18,24 @@ ERASED_OPS = frozenset({"sdy.mesh", "sdy.sharding_group"})
 GSPMD_LAYOUT_TARGETS = frozenset({"Sharding"})
 GSPMD_MANUAL_TARGETS = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
 MODULE_PARTITION_ATTRS = ("mhlo.num_partitions", "mhlo.num_replicas")
+PARTITIONS_ATTR = MODULE_PARTITION_ATTRS[0]
+
+
+def num_partitions(module: ir.Operation) -> int | None:
+    """The module's mhlo.num_partitions (what JAX and PyTorch/XLA write), if any."""
+    if PARTITIONS_ATTR not in module.attributes:
+        return None
+    try:
+        return ir.IntegerAttr(module.attributes[PARTITIONS_ATTR]).value
+    except (ValueError, TypeError):
+        return None
+
+
+def set_num_partitions(module: ir.Operation, count: int) -> None:
+    """mhlo.num_partitions = count (in the module's context)."""
+    with module.context:
+        module.attributes[PARTITIONS_ATTR] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(32), count)
 
 
 def is_sharding_attr(name: str) -> bool:

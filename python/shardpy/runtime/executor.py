@@ -48,6 +48,7 @@ from .reference import pad_boundary, prepare_xla_reference
 from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocation,
                      tensor_type)
 from ..ir.diagnostics import ShardpyError
+from ..ir.layout import PARTITIONS_ATTR, num_partitions, set_num_partitions
 from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
 from ..sharding.sdy_codec import ShardingCodec, encode_axis
 from ..sharding.model import AxisRef, TensorSharding
@@ -118,9 +119,7 @@ def is_per_device(module: ir.Operation) -> bool:
 
 def device_count(module: ir.Operation, sig: Signature) -> int:
     """Devices the program needs: every mesh's devices, at least mhlo.num_partitions."""
-    count = 1
-    if "mhlo.num_partitions" in module.attributes:
-        count = ir.IntegerAttr(module.attributes["mhlo.num_partitions"]).value
+    count = num_partitions(module) or 1
     for value in sig.args + sig.results:
         if value.sharding is not None and not value.sharding.mesh.is_empty:
             count = max(count, max(value.sharding.mesh.devices) + 1)
@@ -145,9 +144,8 @@ def _stacked(shape: Sequence[int], dtype_type: ir.Type, n: int) -> ir.RankedTens
 def wrap_per_device(module: ir.Operation, num_devices: int) -> ir.Module:
     """A new module whose @main runs `module`'s @main on every device (see top)."""
     wrapped = strip_to_body(module)
+    set_num_partitions(wrapped.operation, num_devices)
     with module.context, module.location:
-        wrapped.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
-            ir.IntegerType.get_signless(32), num_devices)
         wrapped.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(32), 1)
         device_main = entry_function(wrapped.operation)
@@ -359,9 +357,8 @@ class Executor:
         copy = _global_copy(module)
         if pad_uneven:
             pad_boundary(copy, global_sig, boundary)
+        set_num_partitions(copy.operation, num_devices)
         with module.context:
-            copy.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
-                ir.IntegerType.get_signless(32), num_devices)
             main = entry_function(copy.operation)
             count = len(global_sig.args)
             for key, shardings in (("arg_attrs", boundary[:count]),
@@ -550,7 +547,7 @@ def strip_to_body(module: ir.Operation) -> ir.Module:
         for op in list(copy.body.operations):
             if op.operation.name == "sdy.mesh":
                 op.operation.erase()
-        for name in ("sym_name", PER_DEVICE_ATTR, "mhlo.num_partitions"):
+        for name in ("sym_name", PER_DEVICE_ATTR, PARTITIONS_ATTR):
             if name in copy.operation.attributes:
                 del copy.operation.attributes[name]
         _strip_sdy(copy.operation)
