@@ -26,9 +26,11 @@ shardpy-insert-reshards then places each op between the chosen shardings.
              choice saves less than IMPROVEMENT of the program's estimated time (so
              small programs, and pinned tests, keep their plans unless the gain is
              real), and on ties.
-  costs      an op's estimated time: its reshards by the collective time model and its
-             own compute (bytes read and written, a dot's flops), nothing for ops XLA
-             fuses (FUSED_OPS); costs inside a loop times its trip count.
+  costs      an op's estimated time, the one its plan was ranked by: its reshards by
+             the collective time model, its own compute (bytes read and written, a
+             dot's flops; nothing for ops XLA fuses, FUSED_OPS) and the collectives
+             its lowering makes (a halo exchange's collective_permutes, a split
+             top-k's all_gather); costs inside a loop times its trip count.
   limits     programs of more than MAX_OPS ops keep propagation's choice (costing every
              op is not yet fast enough for them: issue 10's compile-time targets come
              first), as do those elimination cannot solve whose integer program would
@@ -419,7 +421,11 @@ class ShardingChoice:
                     (res_s if is_result else ops_s)[i] = self.groups[g].candidates[pick[g]]
                 plan = self.cache.plan(op, name, operands, results, ops_s, res_s,
                                        template, sources)
-                table[combo] = plan_time(op, ops_s, plan, res_s, self.model, self._reshards)
+                # The time choose_plan ranked it by (its own collectives included: a
+                # halo exchange, a split top-k's all_gather); costed here only for the
+                # fallback, which is not ranked.
+                table[combo] = plan.seconds if plan.seconds is not None else plan_time(
+                    op, ops_s, plan, res_s, self.model, self._reshards)
             self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
             terms.append((distinct, {c: weight * t for c, t in table.items()}))
         return terms

@@ -63,6 +63,10 @@ class OpPlan:
     moved_operands: tuple[int, ...] = ()
     results_changed: bool = False
     moved_results: tuple[int, ...] = ()
+    # Estimated seconds by the model that chose it (rank's time: the reshards around
+    # the op, its compute, the collectives its lowering makes itself); None without a
+    # model or for the fallback. plan_time reads it instead of costing the plan again.
+    seconds: float | None = None
 
 
 def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
@@ -118,12 +122,12 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                 moved = entry.exchange(op, candidate.operands, candidate.results)
                 if moved is None:
                     continue  # the lowering cannot compute these shards
-            key = rank(op, candidate, operand_shardings, result_shardings, model,
-                       ("collective_permute", 2, moved))
+            key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
+                                   model, ("collective_permute", 2, moved))
             if weighed is not None:
                 weighed.append((key, candidate))
             if best is None or key < best[0]:
-                best = (key, candidate)
+                best = (key, candidate, seconds)
     # Need-replication factors an operand has sharded: their axes moved onto another
     # factor (an all_to_all rather than an all_gather), or kept sharded where the op
     # combines per-shard results itself (LocalOp.split). Taken when they move fewer
@@ -133,20 +137,23 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                                            sizes, uneven):
             candidate = placement(op, rule, moved, operand_shardings, template, combine,
                                   entry)
-            key = rank(op, candidate, operand_shardings, result_shardings, model)
+            key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
+                                   model)
             if weighed is not None:
                 weighed.append((key, candidate))
             if key < best[0]:
-                best = (key, candidate)
+                best = (key, candidate, seconds)
         if entry is not None and entry.split is not None:
             for candidate, internal, shards in split_placements(
                     op, rule, entry, tensors, num_operands, factor_axes, template):
-                key = rank(op, candidate, operand_shardings, result_shardings, model,
-                           ("all_gather", shards, internal), exchanges=False)
+                key, seconds = _ranked(op, candidate, operand_shardings,
+                                       result_shardings, model,
+                                       ("all_gather", shards, internal), exchanges=False)
                 if weighed is not None:
                     weighed.append((key, candidate))
                 if key < best[0]:
-                    best = (key, candidate)
+                    best = (key, candidate, seconds)
+    best[1].seconds = best[2]
     return best[1]
 
 
@@ -156,12 +163,20 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     whether it exchanges). `internal`: a collective the op's lowering makes itself
     (kind, group size, bytes per device: a halo exchange's collective_permutes, a split
     top-k's all_gather), counted in both time and bytes. Without a model, bytes first."""
+    return _ranked(op, candidate, operand_shardings, result_shardings, model, internal,
+                   exchanges)[0]
+
+
+def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
+            internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True
+            ) -> tuple[tuple, float | None]:
+    """(rank's key, the estimated seconds it rounds; None without a model)."""
     kind, group, extra = internal
     flag = exchanges and extra > 0
     if model is None:
         cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
                                     candidate.results, result_shardings)
-        return (cost, work(op, candidate), flag)
+        return (cost, work(op, candidate), flag), None
     # One plan per reshard for both its bytes and its time (reshard_cost's and
     # plan_time's pairs).
     moved = seconds = 0.0
@@ -169,13 +184,14 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
                                     candidate.results, result_shardings):
         found = _move_cost(have, want, value.type, model)
         if found is None:
-            return (float("inf"), float("inf"), work(op, candidate), flag)
+            inf = float("inf")
+            return (inf, inf, work(op, candidate), flag), inf
         moved += found[0]
         seconds += found[1]
-    seconds += compute_time(op, candidate, model)  # plan_time's sum, in its order
+    seconds += compute_time(op, candidate, model)
     if extra > 0:
         seconds += model.time(kind, max(group, 2), extra)
-    return (nanoseconds(seconds), extra + moved, work(op, candidate), flag)
+    return (nanoseconds(seconds), extra + moved, work(op, candidate), flag), seconds
 
 
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):

@@ -142,3 +142,24 @@ def test_a_large_sort_moves_its_axis_away_rather_than_sorting_whole(ctx):
     # than two all_to_alls moving "x" onto the other dim and back.
     plan = _plans(ctx, MODEL)[("stablehlo.sort", (64, 512))]
     assert _dim0(plan) == [] and [a.name for a in plan.operands[0].dims[1].axes] == ["x"]
+
+
+def test_a_plans_time_counts_the_collectives_its_lowering_makes(ctx):
+    # The 256x1024 reduce_window keeps "x" and exchanges one row each way: the time the
+    # plan was ranked by (what shardpy-choose-shardings costs it at) is plan_time's
+    # reshards and compute plus those collective_permutes, not plan_time alone.
+    from shardpy.ops.registry import local_entry
+    from shardpy.partition.plan_choice import plan_time
+    from shardpy.sharding.state import ShardingState
+
+    module = ir.Module.parse(RANKED, ctx)
+    func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+    window = [op for op in func.regions[0].blocks[0].operations
+              if op.name == "stablehlo.reduce_window"][1]
+    plan = _plans(ctx, MODEL)[("stablehlo.reduce_window", (256, 1024))]
+    have = ShardingState(module.operation).of(window.operands[0])
+    exchanged = local_entry(window).exchange(window, plan.operands, plan.results)
+    assert exchanged > 0
+    alone = plan_time(window, [have, None], plan, [have], MODEL)
+    assert plan.seconds == alone + MODEL.time("collective_permute", 2, exchanged)
+    assert _plans(ctx, None)[("stablehlo.reduce_window", (256, 1024))].seconds is None
