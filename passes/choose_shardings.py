@@ -17,7 +17,7 @@ from jaxlib.mlir import ir
 
 from shardpy.ops.registry import RULES
 from shardpy.partition.maximal import drop_maximal_shardings
-from shardpy.partition.choose_shardings import ShardingChoice
+from shardpy.partition.choose_shardings import MAX_OPS, ShardingChoice
 from shardpy.pass_registry import option, register_pass
 from shardpy.sharding.collective_time import load_profile
 
@@ -28,7 +28,9 @@ class ChooseShardings:
     """Choose the propagated shardings again for the whole program by estimated time."""
 
     platform: str = option("cpu", "the collective time profile's platform (cpu | gpu | tpu)")
+    max_ops: int = option(MAX_OPS, "programs of more ops keep propagation's shardings "
+                          "(the choice costs ~2.5 s at 50k ops)")
 
     def run(self, module: ir.Operation) -> None:
         drop_maximal_shardings(module)  # computed replicated (partition/maximal.py)
-        ShardingChoice(module, RULES, load_profile(self.platform)).run()
+        ShardingChoice(module, RULES, load_profile(self.platform), self.max_ops).run()

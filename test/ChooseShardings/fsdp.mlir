@@ -7,6 +7,10 @@
 // RUN: shardpy-opt %s --shardpy-choose-shardings | FileCheck %s
 // RUN: shardpy-run %s --check | FileCheck %s --check-prefix=EXEC
 // EXEC: check: PASS
+// A program of more ops than max-ops keeps propagation's shardings:
+// RUN: shardpy-opt %s --pass-pipeline='builtin.module(shardpy-choose-shardings{max-ops=4})' | FileCheck %s --check-prefix=LIMIT
+// LIMIT:      stablehlo.add {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>}
+// LIMIT-NEXT: stablehlo.dot_general {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>}
 
 sdy.mesh @mesh = <["data"=4]>
 

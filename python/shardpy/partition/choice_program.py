@@ -172,15 +172,18 @@ def eliminate(groups, terms, report: dict):
     sizes = [len(g.candidates) for g in groups]
     baseline = 0.0
     factors = _Factors(sizes)
+    dense_of: dict = {}  # id(table) -> its dense form (ops alike share one table)
     for distinct, table in terms:
         baseline += table.get(tuple([0] * len(distinct)), 0.0)
         shape = tuple(sizes[g] for g in distinct)
-        if math.prod(shape) > MAX_TABLE:
-            return None
-        dense = np.full(shape, np.inf)
-        for combo, seconds in table.items():
-            dense[combo] = seconds
-        factors.add(tuple(distinct), dense)
+        dense = dense_of.get(id(table))
+        if dense is None or dense.shape != shape:
+            if math.prod(shape) > MAX_TABLE:
+                return None
+            dense = dense_of[id(table)] = np.full(shape, np.inf)
+            for combo, seconds in table.items():
+                dense[combo] = seconds
+        factors.add(tuple(distinct), dense)  # (read, never written: shared safely)
     steps, widest = [], 1
     heap = [(factors.size(g), g) for g in factors.unary.keys() | factors.of_group]
     heapq.heapify(heap)

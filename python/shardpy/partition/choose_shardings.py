@@ -31,10 +31,9 @@ shardpy-insert-reshards then places each op between the chosen shardings.
              dot's flops; nothing for ops XLA fuses, FUSED_OPS) and the collectives
              its lowering makes (a halo exchange's collective_permutes, a split
              top-k's all_gather); costs inside a loop times its trip count.
-  limits     programs of more than MAX_OPS ops keep propagation's choice (costing every
-             op is not yet fast enough for them: issue 10's compile-time targets come
-             first), as do those elimination cannot solve whose integer program would
-             have more than MAX_COLUMNS columns.
+  limits     programs of more than `max_ops` ops (MAX_OPS, the pass option max-ops)
+             keep propagation's choice, as do those elimination cannot solve whose
+             integer program would have more than MAX_COLUMNS columns.
 
 before (FSDP: tokens batch-sharded, position table and weights sharded along d):
     %x = stablehlo.add %tok, %pos {sdy.sharding = <@mesh, [{}, {}, {"data"}]>}
@@ -71,7 +70,12 @@ from .regions import STRUCTURAL_REGION_OPS, program_ops, sink_data_flow_edges
 # no faster, often slower (more collectives than XLA then combines); 13-32% held up.
 IMPROVEMENT = 0.10
 MAX_COLUMNS = 20_000   # larger programs keep propagation's choice (see run)
-MAX_OPS = 8_000        # likewise, decided before anything is costed
+# Programs of more ops keep propagation's choice, decided before anything is costed.
+# The choice costs ~0.7 s at 10k ops and ~2.5 s at 50k (bench/README.md), and without
+# it an FSDP train step of 8 layers (9,920 ops) ran 2.9x slower than jax.jit's (with
+# it, 0.96x): the bound guards against pathological sizes, not real models.
+MAX_OPS = 100_000
+_UNREAD = object()
 
 
 @dataclass
@@ -109,8 +113,10 @@ class _UnionFind:
 class ShardingChoice:
     """The pass over one module (`run`); `report` says what it found and chose."""
 
-    def __init__(self, module: ir.Operation, table: RuleTable, model: CollectiveTimeModel):
+    def __init__(self, module: ir.Operation, table: RuleTable, model: CollectiveTimeModel,
+                 max_ops: int = MAX_OPS):
         self.module = module
+        self.max_ops = max_ops
         self.state = ShardingState(module)
         self.cache = PlanCache(table, partial(choose_plan, model=model))
         self.model = model
@@ -121,6 +127,8 @@ class ShardingChoice:
         self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
         self._reshards: dict = {}  # reshard times (plan_choice.reshard_time's memo)
         self.calls: dict = {}  # private functions called once: name -> (callee, call)
+        self._shapes: dict = {}  # type -> its shape (None: not a ranked tensor)
+        self._io: list = []  # per computed op: (its operands, its results), read once
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -128,9 +136,9 @@ class ShardingChoice:
         funcs = [op.operation for op in self.module.regions[0].blocks[0].operations
                  if op.operation.name == "func.func"]
         top = sum(len(f.regions[0].blocks[0].operations) for f in funcs if f.regions[0].blocks)
-        if top > MAX_OPS:  # (counted in C++: no walk of a large program)
+        if top > self.max_ops:  # (counted in C++: no walk of a large program)
             self.report = {"ops": top, "changed_values": 0,
-                           "skipped": f"{top} ops > {MAX_OPS}",
+                           "skipped": f"{top} ops > {self.max_ops}",
                            "seconds": _time.perf_counter() - start}
             return
         manual = _called_in_manual_computations(funcs)
@@ -142,14 +150,17 @@ class ShardingChoice:
             ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
                    not in manual for op in program_ops(func)]
         self.mesh = self._program_mesh()
-        if len(ops) > MAX_OPS:
-            # Too large to choose in the time the partitioner may take (issue 10's
-            # compile-time targets): propagation's choice stands.
+        if len(ops) > self.max_ops:
+            # Too large to choose in the time the partitioner may take: propagation's
+            # choice stands.
             self.report = {"ops": len(ops), "changed_values": 0,
-                           "skipped": f"{len(ops)} ops > {MAX_OPS}",
+                           "skipped": f"{len(ops)} ops > {self.max_ops}",
                            "seconds": _time.perf_counter() - start}
             return
         computed = [op for op in ops if self._computed(op)]
+        # Each op's operands and results read once: every read makes new Value objects
+        # through the bindings (the chooser's bookkeeping at 50k ops was mostly that).
+        self._io = [(list(op.operands), list(op.results)) for op in computed]
         loops = [op for op in ops if op.name == "stablehlo.while" and self._computed(op, True)]
         boundaries = [op for op in ops if self._boundary(op)]
         funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
@@ -162,7 +173,7 @@ class ShardingChoice:
                        "movable_groups": len(movable), "changed_values": 0}
         if not movable:
             return
-        terms = self._op_terms(computed, group_of) + self._boundary_terms(
+        terms = self._op_terms(computed, ops, group_of) + self._boundary_terms(
             boundaries, group_of, funcs_by_name)
         choice, before, after = self._solve(groups, terms, computed, group_of)
         self.report["seconds"] = _time.perf_counter() - start
@@ -200,6 +211,16 @@ class ShardingChoice:
     def _sharding(self, value):
         found = self._unannotated.get(value)
         return found if found is not None else self.state.of(value)
+
+    def _shape(self, value):
+        """The value's shape as a tuple, None where it is not a ranked tensor (once per
+        type: types are uniqued)."""
+        t = value.type
+        found = self._shapes.get(t, _UNREAD)
+        if found is _UNREAD:
+            found = self._shapes[t] = (tuple(t.shape) if isinstance(t, ir.RankedTensorType)
+                                       else None)
+        return found
 
     def _computed(self, op: ir.Operation, structural: bool = False) -> bool:
         """Ops placed by a sharding rule (not structural, not a source, not sdy's), or
@@ -245,12 +266,12 @@ class ShardingChoice:
         result, its body's and its condition's block argument, one sharding), which of
         them must stay as they are, and the carries."""
         values, fixed, carries = [], set(), []
-        for op in computed:
-            values_of_op = list(op.operands) + list(op.results)
-            meshes = {s.mesh for s in map(self.state.of, values_of_op)
+        shape = self._shape
+        for op, (operands, results) in zip(computed, self._io):
+            values_of_op = operands + results
+            meshes = {s.mesh for s in self.state.shardings_of(values_of_op)
                       if s is not None and not s.mesh.is_empty}
-            if len(meshes) > 1 or any(isinstance(v.type, ir.RankedTensorType) and 0 in
-                                      v.type.shape for v in values_of_op):
+            if len(meshes) > 1 or any(0 in (shape(v) or (1,)) for v in values_of_op):
                 # Empty values move nothing: every placement costs the same latency
                 # guesses; an op between meshes is not costed (_op_terms). Either way
                 # the op and its values keep propagation's answer.
@@ -260,8 +281,8 @@ class ShardingChoice:
             s = self.state.of(value)
             if s is None:
                 s = self._replicated(value)
-            if value in fixed or not _movable(s) or not isinstance(
-                    value.type, ir.RankedTensorType) or 0 in value.type.shape:
+            dims = shape(value)
+            if value in fixed or not _movable(s) or dims is None or 0 in dims:
                 fixed.add(value)
                 return
             for user in users_of:
@@ -269,8 +290,8 @@ class ShardingChoice:
                     fixed.add(value)
                     return
 
-        for op in computed:
-            for result in op.results:
+        for _, results in self._io:
+            for result in results:
                 values.append(result)
                 settle(result, _users(result))
         for callee, call in self.calls.values():
@@ -291,7 +312,7 @@ class ShardingChoice:
                 values.extend(members)
                 users = [u for m in members for u in _users(m)]
                 settle(result, users)
-                if result in fixed or not isinstance(result.type, ir.RankedTensorType):
+                if result in fixed or shape(result) is None:
                     fixed.update(members)
                 else:
                     for m in members[1:]:  # the block arguments read the while's sharding
@@ -308,16 +329,15 @@ class ShardingChoice:
         for members in carries:
             for m in members[1:]:
                 uf.union(members[0], m)
-        for op in computed:
-            if self.cache.caching_of(op.name) != "shapes" or len(op.results) != 1:
+        for op, (operands, results) in zip(computed, self._io):
+            if len(results) != 1 or self.cache.caching_of(op.name) != "shapes":
                 continue
-            result = op.results[0]
-            shape = tuple(result.type.shape) if isinstance(result.type,
-                                                           ir.RankedTensorType) else None
+            result = results[0]
+            shape = self._shape(result)
             have = self._sharding(result)
-            for operand in op.operands:
-                if operand in value_set and isinstance(operand.type, ir.RankedTensorType) \
-                        and tuple(operand.type.shape) == shape and same_layout(
+            for operand in operands:
+                if operand in value_set and shape is not None and \
+                        self._shape(operand) == shape and same_layout(
                             self._sharding(operand), have):
                     uf.union(result, operand)
         by_root: dict = {}
@@ -331,7 +351,7 @@ class ShardingChoice:
                 group.candidates = [s]
             else:
                 s = self.cache.intern(s)
-                key = (id(s), tuple(members[0].type.shape))
+                key = (id(s), self._shape(members[0]))
                 found = self._candidate_lists.get(key)
                 if found is None:
                     found = self._candidate_lists[key] = candidates(s, key[1], self.cache)
@@ -365,20 +385,17 @@ class ShardingChoice:
         return total
 
     # -- costs ------------------------------------------------------------------------------
-    def _op_terms(self, computed, group_of):
+    def _op_terms(self, computed, ops, group_of):
         """Per computed op: (its groups with more than one candidate, {combination:
         seconds}), times the trip counts of the loops around it."""
         terms = []
         state = self.state
-        sources = set()  # operands an iota or constant makes (remade, never moved)
-        for op in computed:
-            for v in op.operands:
-                if isinstance(v, ir.OpResult) and v.owner.operation.name in SOURCE_OPS:
-                    sources.add(v)
-        for op in computed:
+        # Values an iota or constant makes (remade, never moved). A computed op's
+        # operands come from ops of its own function, all in `ops`.
+        sources = {r for op in ops if op.name in SOURCE_OPS for r in op.results}
+        weights: dict = {}  # the trip weight per block holding ops
+        for op, (operands, results) in zip(computed, self._io):
             name = op.name
-            operands = list(op.operands)
-            results = list(op.results)
             have_operands = [self._sharding(v) for v in operands]
             have_results = state.results_of(op, results, name)
             have_results = [self._unannotated.get(r, s) for r, s in zip(results, have_results)]
@@ -396,7 +413,10 @@ class ShardingChoice:
             distinct = list(dict.fromkeys(g for _, _, g in slots))
             if not distinct:
                 continue
-            weight = _trip_weight(op, self.calls)
+            block = op.block
+            weight = weights.get(block)
+            if weight is None:
+                weight = weights[block] = _trip_weight(op, self.calls)
             # Ops alike (rule, how they combine, each slot's candidates or fixed
             # sharding, sources, unused results) cost alike: each distinct case once
             # (the layers of a model repeat).
@@ -410,7 +430,9 @@ class ShardingChoice:
                    tuple(v in sources for v in operands), tuple(map(has_uses, results)))
             known = self._tables.get(key)
             if known is not None:
-                terms.append((distinct, {c: weight * t for c, t in known[0].items()}))
+                # (the solvers only read tables: ops outside loops share theirs)
+                terms.append((distinct, known[0] if weight == 1.0 else
+                              {c: weight * t for c, t in known[0].items()}))
                 continue
             table = {}
             for combo in combinations([len(self.groups[g].candidates) for g in distinct]):
@@ -427,7 +449,8 @@ class ShardingChoice:
                 table[combo] = plan.seconds if plan.seconds is not None else plan_time(
                     op, ops_s, plan, res_s, self.model, self._reshards)
             self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
-            terms.append((distinct, {c: weight * t for c, t in table.items()}))
+            terms.append((distinct, table if weight == 1.0 else
+                          {c: weight * t for c, t in table.items()}))
         return terms
 
     def _boundary_terms(self, boundaries, group_of, funcs_by_name):
