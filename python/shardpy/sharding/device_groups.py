@@ -155,7 +155,7 @@ def mesh_axes_attr(mesh: Mesh, axes: Sequence[AxisRef], frame: Mesh | None = Non
     for name, size in frame.axes:
         spans.append((name, stride // size, stride))
         stride //= size
-    refs = []
+    pieces = []  # [frame axis, its size, [u, v): the part of it, in minor units]
     for ref in axes:
         lo, hi = strided_range(mesh, ref)
         for name, f_lo, f_hi in spans:  # major first: the ref's digits major to minor
@@ -164,11 +164,17 @@ def mesh_axes_attr(mesh: Mesh, axes: Sequence[AxisRef], frame: Mesh | None = Non
                 continue
             if a % f_lo or b % a or f_hi % b:
                 return None  # the digit crosses a frame axis off a sub-axis boundary
-            size = f_hi // f_lo
-            u, v = a // f_lo, b // f_lo  # the sub-axis' part of the frame axis, minor units
-            refs.append(stablehlo.AxisRefAttr.get(
-                name, None if (u, v) == (1, size) else
-                stablehlo.SubAxisInfoAttr.get(size // v, v // u)))
+            u, v = a // f_lo, b // f_lo
+            if pieces and pieces[-1][0] == name and pieces[-1][2] == v:
+                # The rest of the previous sub-axis' frame axis, just below it: one
+                # sub-axis (XLA rejects a list whose adjacent axes could merge, e.g.
+                # x':(1)2, x':(2)2 where mesh axis x=8 is framed as x=2, x'=4).
+                pieces[-1][2] = u
+            else:
+                pieces.append([name, f_hi // f_lo, u, v])
+    refs = [stablehlo.AxisRefAttr.get(name, None if (u, v) == (1, size) else
+                                      stablehlo.SubAxisInfoAttr.get(size // v, v // u))
+            for name, size, u, v in pieces]
     mesh_attr = stablehlo.MeshAttr.get(ir.ArrayAttr.get(
         [stablehlo.MeshAxisAttr.get(name, size) for name, size in frame.axes]))
     return stablehlo.ReplicaGroupMeshAxesAttr.get(mesh_attr, ir.ArrayAttr.get(refs))

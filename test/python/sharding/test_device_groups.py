@@ -61,8 +61,33 @@ def test_mesh_axes_name_the_listed_groups(mesh):
                 continue
             assert sorted(groups_of(attr)) == sorted(replica_groups(mesh, axes)), axes
             assert group_size_of(attr) == len(replica_groups(mesh, axes)[0])
+            assert not _mergeable_neighbours(attr), (axes, str(attr))
             checked += 1
     assert checked
+
+
+def _mergeable_neighbours(attr) -> list:
+    """Adjacent axes of the attribute that are one sub-axis together (XLA aborts on
+    them: "Adjacent axes in dimension sharding can be merged")."""
+    from shardpy.sharding.device_groups import _mesh_axes
+
+    mesh, axes = _mesh_axes(attr)
+    found = []
+    for a, b in zip(axes, axes[1:]):
+        if a.name == b.name:
+            a_pre, a_size = a.sub or (1, mesh.axis_sizes[a.name])
+            b_pre, _ = b.sub or (1, mesh.axis_sizes[b.name])
+            if a_pre * a_size == b_pre:
+                found.append((a, b))
+    return found
+
+
+def test_sub_axes_that_fill_a_frame_axis_are_written_whole():
+    # x=8 is framed as x=2, x'=4; the minor 4 of x, listed as its two halves, is x'
+    # (a fuzz program made XLA abort on [x':(1)2, x':(2)2]).
+    attr = mesh_axes_attr(Mesh((("x", 8),)), (AxisRef("x", (2, 2)), AxisRef("x", (4, 2))))
+    assert 'axes = [#stablehlo.axis_ref<name = "x\'">]' in str(attr)
+    assert groups_of(attr) == replica_groups(Mesh((("x", 8),)), (AxisRef("x", (2, 4)),))
 
 
 def test_lone_axis_is_written_as_two():
