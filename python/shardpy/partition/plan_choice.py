@@ -282,19 +282,17 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     n = rule.num_factors
     if whole is None:
         whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
-    major_dims: list[list[int]] = [[] for _ in range(n)]
-    if shapes is not None:
-        for mapping, shape in zip(rule.operands + rule.results, shapes):
-            for dim, factors in enumerate(mapping):
-                if factors and dim < len(shape):
-                    major_dims[factors[0]].append(shape[dim])
+    major_dims, in_results = _rule_facts(rule, shapes)
 
     def most_sharded(candidates_of) -> list[AxisRef]:
         best: list[AxisRef] = []
+        best_size = 1
         for t in candidates_of:
             fs = t.factors.get(f) if t is not None else None
-            if fs is not None and aa.axes_size(fs.axes, sizes) > aa.axes_size(best, sizes):
-                best = list(fs.axes)
+            if fs is not None:
+                size = aa.axes_size(fs.axes, sizes)
+                if size > best_size:
+                    best, best_size = list(fs.axes), size
         return best
 
     candidates: list[list[AxisRef]] = [[] for _ in range(n)]
@@ -312,7 +310,6 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     if prefer == "operands":
         order = sorted(range(n), key=lambda f: (-aa.axes_size(candidates[f], sizes), f))
     else:
-        in_results = [any(f in dim for t in rule.results for dim in t) for f in range(n)]
         order = sorted(range(n), key=lambda f: (not in_results[f], f))
     chosen: list[list[AxisRef]] = [[] for _ in range(n)]
     used: list[AxisRef] = []
@@ -355,15 +352,54 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     return chosen
 
 
+# (id(rule), shapes) -> (rule, (major dims per factor, whether each factor is in a
+# result)): what choose_factor_axes reads of a rule, the same for every placement
+# weighed (rules are made once per op kind, types and attributes: plan_cache.py).
+_RULE_FACTS: dict = {}
+
+
+def _rule_facts(rule: OpRule, shapes) -> tuple:
+    key = (id(rule), None if shapes is None else tuple(shapes))
+    found = _RULE_FACTS.get(key)
+    if found is not None and found[0] is rule:
+        return found[1]
+    n = rule.num_factors
+    major_dims: list[list[int]] = [[] for _ in range(n)]
+    if shapes is not None:
+        for mapping, shape in zip(rule.operands + rule.results, shapes):
+            for dim, factors in enumerate(mapping):
+                if factors and dim < len(shape):
+                    major_dims[factors[0]].append(shape[dim])
+    in_results = [any(f in dim for t in rule.results for dim in t) for f in range(n)]
+    if len(_RULE_FACTS) > 100_000:
+        _RULE_FACTS.clear()
+    _RULE_FACTS[key] = (rule, (major_dims, in_results))  # (kept alive: its id stays its)
+    return major_dims, in_results
+
+
 def _one_sided_factors_replicated(rule: OpRule, op: ir.Operation) -> OpRule:
     """A pass-through factor that no result has (a dim an op consumes without saying
     it reduces, as approx top-k's input dim) cannot be computed on shards: treat it as
     needing replication. Nor, for a custom call, can one that no operand has (a
     kernel's output dim, as the matrix dims of LAPACK's potrf in JAX's rule: the kernel
     computes them whole); other ops fill such dims the same everywhere (broadcast)."""
+    custom = op.name == "stablehlo.custom_call"
+    key = (id(rule), custom)
+    found = _ONE_SIDED.get(key)
+    if found is not None and found[0] is rule:
+        return found[1]
+    if len(_ONE_SIDED) > 100_000:
+        _ONE_SIDED.clear()
+    _ONE_SIDED[key] = (rule, _one_sided(rule, custom))  # (kept alive: its id stays its)
+    return _ONE_SIDED[key][1]
+
+
+_ONE_SIDED: dict = {}  # (id(rule), custom call) -> (rule, the rule to place it by)
+
+
+def _one_sided(rule: OpRule, custom: bool) -> OpRule:
     in_results = {f for t in rule.results for dim in t for f in dim}
     in_operands = {f for t in rule.operands for dim in t for f in dim}
-    custom = op.name == "stablehlo.custom_call"
     kinds = list(rule.kinds)
     changed = False
     for f, kind in enumerate(kinds):
@@ -467,16 +503,15 @@ def _moves(op, have_operands, want_operands, produced, wanted):
     return pairs
 
 
-# (id(have), id(want), shape, element type, id(model)) -> (have, want, model, (bytes,
-# seconds) or None where no plan exists): rank() asks for the same moves for every
+# (id(have), id(want), value type, id(model)) -> (have, want, model, (bytes, seconds)
+# or None where no plan exists): rank() asks for the same moves for every
 # candidate placement, and the planner's own memo would hash the shardings whole.
 _MOVE_COSTS: dict = {}
 
 
 def _move_cost(have, want, value_type, model):
     """(bytes per device, seconds by `model`) of one reshard; None where no plan exists."""
-    key = (id(have), id(want), tuple(value_type.shape), str(value_type.element_type),
-           id(model))
+    key = (id(have), id(want), value_type, id(model))  # (types are uniqued)
     found = _MOVE_COSTS.get(key)
     if found is not None and found[0] is have and found[1] is want and found[2] is model:
         return found[3]
@@ -511,7 +546,7 @@ def reshard_time(have, want, value_type, model, memo: dict | None = None) -> flo
     collectives; None on either side: nothing to move, or partial sums summed).
     `memo`: a dict the caller keeps, answering again for the same sharding objects."""
     if memo is not None:
-        key = (id(have), id(want), tuple(value_type.shape), str(value_type.element_type))
+        key = (id(have), id(want), value_type)  # (types are uniqued)
         found = memo.get(key)
         if found is None or found[0] is not have or found[1] is not want:
             found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
