@@ -23,6 +23,8 @@ from jaxlib.mlir import ir, passmanager  # noqa: F401  (re-exported for callers)
 from jaxlib.mlir.dialects import chlo, func, mhlo, sdy, stablehlo  # noqa: F401
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
+from .cpu_slices import slices_through_case
+
 JAX_VERSION = "0.10.2"
 
 
@@ -444,6 +446,8 @@ def _per_device_primitive():
 
     def lower(ctx, *args, out_avals, module_text):
         source = ir.Module.parse(module_text, context=ctx.module_context.context)
+        if set(ctx.module_context.platforms) == {"cpu"}:
+            slices_through_case(source.operation)  # XLA:CPU's compile time (cpu_slices.py)
         name = jax_mlir.merge_mlir_modules(ctx.module_context.module, "shardpy_per_device",
                                            source)
         types = [ir.RankedTensorType.get(a.shape, jax_mlir.dtype_to_ir_type(a.dtype))

@@ -50,6 +50,7 @@ from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocatio
 from ..ir.diagnostics import ShardpyError
 from ..ir.layout import PARTITIONS_ATTR, num_partitions, set_num_partitions
 from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
+from ..ir.cpu_slices import slices_through_case
 from ..sharding.sdy_codec import ShardingCodec, encode_axis
 from ..sharding.model import AxisRef, TensorSharding
 
@@ -295,6 +296,8 @@ class Executor:
         else:
             wrapped, stacked = wrap_per_device(module, num_devices), True
             arrays = [to_blocks(r) for r in rows]
+        if self.platform == "cpu":
+            slices_through_case(wrapped.operation)  # XLA:CPU's compile time (cpu_slices.py)
         try:
             start = time.perf_counter()
             executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)
