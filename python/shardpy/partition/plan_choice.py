@@ -65,7 +65,8 @@ class OpPlan:
     moved_results: tuple[int, ...] = ()
     # Estimated seconds by the model that chose it (rank's time: the reshards around
     # the op, its compute, the collectives its lowering makes itself); None without a
-    # model or for the fallback. plan_time reads it instead of costing the plan again.
+    # model or for the fallback. The whole-program choice reads it (plan_time would cost
+    # the plan again, without the op's own collectives).
     seconds: float | None = None
 
 
