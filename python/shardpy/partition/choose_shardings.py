@@ -430,9 +430,7 @@ class ShardingChoice:
                    tuple(v in sources for v in operands), tuple(map(has_uses, results)))
             known = self._tables.get(key)
             if known is not None:
-                # (the solvers only read tables: ops outside loops share theirs)
-                terms.append((distinct, known[0] if weight == 1.0 else
-                              {c: weight * t for c, t in known[0].items()}))
+                terms.append((distinct, _weighted(known[0], weight)))
                 continue
             table = {}
             for combo in combinations([len(self.groups[g].candidates) for g in distinct]):
@@ -449,8 +447,7 @@ class ShardingChoice:
                 table[combo] = plan.seconds if plan.seconds is not None else plan_time(
                     op, ops_s, plan, res_s, self.model, self._reshards)
             self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
-            terms.append((distinct, table if weight == 1.0 else
-                          {c: weight * t for c, t in table.items()}))
+            terms.append((distinct, _weighted(table, weight)))
         return terms
 
     def _boundary_terms(self, boundaries, group_of, funcs_by_name):
@@ -552,6 +549,12 @@ def _called_in_manual_computations(funcs) -> set[str]:
         found.add(name)
         calls_in(by_name[name], True)
     return found
+
+
+def _weighted(table: dict, weight: float) -> dict:
+    """An op's cost table times its trip weight; the table itself for ops outside
+    loops (the solvers only read tables, so ops alike share one)."""
+    return table if weight == 1.0 else {c: weight * t for c, t in table.items()}
 
 
 def _users(value) -> list:
