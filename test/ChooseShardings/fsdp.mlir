@@ -11,6 +11,7 @@
 // RUN: shardpy-opt %s --pass-pipeline='builtin.module(shardpy-choose-shardings{max-ops=4})' | FileCheck %s --check-prefix=LIMIT
 // LIMIT:      stablehlo.add {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>}
 // LIMIT-NEXT: stablehlo.dot_general {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>}
+// RUN: shardpy-run %s --check --pass-pipeline='builtin.module(shardpy-import,shardpy-propagate,shardpy-choose-shardings{max-ops=4},shardpy-insert-reshards,shardpy-reshard-to-collectives,shardpy-to-local,shardpy-combine-collectives)' | FileCheck %s --check-prefix=EXEC
 
 sdy.mesh @mesh = <["data"=4]>
 
