@@ -70,10 +70,9 @@ from .regions import STRUCTURAL_REGION_OPS, program_ops, sink_data_flow_edges
 # no faster, often slower (more collectives than XLA then combines); 13-32% held up.
 IMPROVEMENT = 0.10
 MAX_COLUMNS = 20_000   # larger programs keep propagation's choice (see run)
-# Programs of more ops keep propagation's choice, decided before anything is costed.
-# The choice costs ~0.7 s at 10k ops and ~2.5 s at 50k (bench/README.md), and without
-# it an FSDP train step of 8 layers (9,920 ops) ran 2.9x slower than jax.jit's (with
-# it, 0.96x): the bound guards against pathological sizes, not real models.
+# Programs of more ops keep propagation's choice (decided before anything is costed):
+# ~0.7 s at 10k ops, ~2.5 s at 50k; without it an 8-layer FSDP step (9,920 ops) ran
+# 2.9x jax.jit's, 0.96x with it (bench/README.md). A guard, not a bound for real models.
 MAX_OPS = 100_000
 _UNREAD = object()
 
@@ -552,8 +551,7 @@ def _called_in_manual_computations(funcs) -> set[str]:
 
 
 def _weighted(table: dict, weight: float) -> dict:
-    """An op's cost table times its trip weight; the table itself for ops outside
-    loops (the solvers only read tables, so ops alike share one)."""
+    """An op's cost table times its trip weight (outside loops, the shared table)."""
     return table if weight == 1.0 else {c: weight * t for c, t in table.items()}
 
 
