@@ -62,7 +62,8 @@ from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend
                              eliminate, integer_program)
 from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
-from .plan_choice import choose_plan, plan_time, reshard_time
+from .plan_choice import choose_plan
+from .plan_costs import plan_time, reshard_time
 from .regions import STRUCTURAL_REGION_OPS, program_ops, sink_data_flow_edges
 
 # The relative gain below which propagation's choice is kept: about the model's error.
@@ -117,14 +118,14 @@ class ShardingChoice:
         self.module = module
         self.max_ops = max_ops
         self.state = ShardingState(module)
-        self.cache = PlanCache(table, partial(choose_plan, model=model))
+        self.cache = PlanCache(table, partial(choose_plan, model=model), ir_frozen=True)
         self.model = model
         self.report: dict = {}
         self.groups: list[_Group] = []
         self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
         self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
         self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
-        self._reshards: dict = {}  # reshard times (plan_choice.reshard_time's memo)
+        self._reshards: dict = {}  # plan_costs.reshard_time's memo
         self.calls: dict = {}  # private functions called once: name -> (callee, call)
         self._shapes: dict = {}  # type -> its shape (None: not a ranked tensor)
         self._io: list = []  # per computed op: (its operands, its results), read once
@@ -501,11 +502,10 @@ class ShardingChoice:
 
     # -- the choice --------------------------------------------------------------------------
     def _solve(self, groups, terms, computed, group_of):
-        """(chosen candidate per group, or None; estimated seconds of propagation's
-        choice; of the chosen one): exact, by variable elimination; where that would
-        build too large a table, by the integer program (if it has at most MAX_COLUMNS
-        columns, else propagation's choice stands); where that finds no answer in
-        TIME_LIMIT_S, by local search (`descend`)."""
+        """(chosen candidate per group or None, estimated seconds of propagation's
+        choice, of the chosen one): exact by variable elimination; where its tables
+        grow too large, by the integer program (at most MAX_COLUMNS columns, else
+        propagation's choice stands), or local search (`descend`) past TIME_LIMIT_S."""
         found = eliminate(groups, terms, self.report)
         if found is not None:
             return found

@@ -27,7 +27,8 @@ again in the layout its user wants instead of being resharded.
 This module walks the program and applies each op's plan (inserting the reshards);
 the rest of the pass:
 
-  plan_choice.py  how one op is computed on shards: candidate factor axes, their cost
+  plan_choice.py  how one op is computed on shards: candidate factor axes, ranked
+  plan_costs.py   what a plan costs: reshard and compute time, bytes moved, work
   unreduced.py    which ops carry partial sums (LINEAR_*)
   fallback.py     ops computed replicated, and their warning
   regions.py      the program walk, ops with regions and terminators

@@ -12,6 +12,11 @@ memory for time and none of it changes what the pass produces:
                      (rule, operand and result shardings by identity, ...), one object
                      per distinct sharding (so identity stands for equality in keys),
                      conversions per pair of shardings
+  PlanMemo           per pass: the parts of choosing a plan that many plans share
+                     (plan_choice): a sharding's projection onto a rule's factors, the
+                     factor axes and placements derived from them, a placement's
+                     compute time; the whole-program choice plans each op under every
+                     combination of its values' candidates, and most parts repeat
 
 Keys holding `id(sharding)` keep the sharding alive next to the key, so the id cannot
 be reused by another object while the key is in use.
@@ -123,12 +128,31 @@ def decide_moves(plan: OpPlan, operand_shardings, result_shardings) -> None:
         and not (want is not None and same_layout(have, want)))
 
 
+class PlanMemo:
+    """Answers by key for one pass (plan_choice.choose_plan's parts). Keys hold ids;
+    `keep` holds the objects behind them, so no id is reused while the memo lives.
+    `ir_frozen`: no op's operands or uses change while it lives (answers read from
+    them may be kept too)."""
+
+    __slots__ = ("found", "_alive", "ir_frozen")
+
+    def __init__(self, ir_frozen: bool = False):
+        self.found: dict = {}
+        self._alive: list = []
+        self.ir_frozen = ir_frozen
+
+    def keep(self, key, alive, value):
+        self._alive.append(alive)
+        self.found[key] = value
+        return value
+
+
 class PlanCache:
     """The per-pass memos of shardpy-insert-reshards. `choose(op, rule, entry, combine,
     operand_shardings, result_shardings, template)` makes a plan on a miss
     (plan_choice.choose_plan, passed in: the choice sits above this module)."""
 
-    def __init__(self, table: RuleTable, choose):
+    def __init__(self, table: RuleTable, choose, ir_frozen: bool = False):
         self.table = table
         self.choose = choose
         self._rules: dict = {}      # (name, types, attributes) -> (token, rule)
@@ -138,6 +162,7 @@ class PlanCache:
         # (id(have), id(want)) -> (have, want, what make(have, want) gave): the
         # shardings kept alive so their ids stay theirs.
         self._conversion_kinds: dict = {}
+        self.memo = PlanMemo(ir_frozen)  # handed to `choose`
 
     def caching_of(self, name: str) -> str:
         """RuleTable.caching(name), asked once per op name ("shapes": elementwise)."""
@@ -227,7 +252,7 @@ class PlanCache:
             if combine_key is ANY_COMBINE:
                 combine = entry.combine(op)
             plan = self.choose(op, rule, entry, combine, operand_shardings,
-                               result_shardings, template)
+                               result_shardings, template, memo=self.memo)
             plan.operands = [self.intern(s) for s in plan.operands]
             plan.results = [self.intern(s) for s in plan.results]
             decide_moves(plan, operand_shardings, result_shardings)

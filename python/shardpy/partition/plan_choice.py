@@ -36,20 +36,19 @@ from dataclasses import dataclass, replace
 from math import gcd, prod
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..lowering.padding import unevenly_shardable
-from ..ops.registry import COMPARE_COUNTS, FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..sharding.model import AxisRef, TensorSharding
 from ..sharding.op_rule import FactorKind, OpRule, shape_of
 from .fallback import computed_on_shards, replicated_operands_and_results
 from .layouts import from_source, has_uses, mesh_order, plain
-from .plan_cache import same_layout
-from .reshard_planner import ReshardError, nanoseconds, plan_reshard
-from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND, carried_unreduced
+from .plan_cache import PlanMemo
+from .plan_costs import _move_cost, _moves, compute_time, reshard_cost, work
+from .reshard_planner import nanoseconds
+from .unreduced import carried_unreduced
 
 
 @dataclass
@@ -72,19 +71,29 @@ class OpPlan:
 
 def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_shardings,
                 result_shardings, template: TensorSharding, model=None,
-                weighed: list | None = None) -> OpPlan:
+                weighed: list | None = None, memo: PlanMemo | None = None) -> OpPlan:
     """The cheapest placement of `op` (its rule, its LOCAL_OPS entry, how its reductions
     combine) given its operands' and results' current shardings, on `template`'s mesh:
     the fastest by `model` (a CollectiveTimeModel), then the fewest bytes moved.
-    `weighed` (--explain): gets every (rank key, placement) compared."""
+    `weighed` (--explain): gets every (rank key, placement) compared. `memo`: the
+    pass's PlanMemo (parts shared between plans: the answer is the same without)."""
     if not computed_on_shards(rule, entry):
         return OpPlan(*replicated_operands_and_results(op, template), fallback=True)
     rule = _one_sided_factors_replicated(rule, op)
+    memo = PlanMemo() if memo is None else memo
+    found = memo.found
     sizes = template.mesh.axes
-    tensors = [project(m, s, rule.factor_sizes, sizes) if s is not None else None
-               for m, s in zip(rule.operands + rule.results,
-                               operand_shardings + result_shardings)]
-    num_operands = len(op.operands)
+    tensors = []
+    for i, (m, s) in enumerate(zip(rule.operands + rule.results,
+                                   operand_shardings + result_shardings)):
+        key = ("project", id(rule), i, id(s), sizes)
+        t = found.get(key)
+        if t is None:
+            t = None if s is None else memo.keep(key, (rule, s), project(
+                m, s, rule.factor_sizes, sizes))
+        tensors.append(t)
+    io = _io(op, memo)
+    num_operands = len(io[0])
     # Two candidate placements of the factors: keep the results where they are, or
     # keep the operands where they are (e.g. a sharded contraction reduce-scattered
     # into place instead of moving both operands); the faster one (rank).
@@ -100,31 +109,46 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     if exchange:
         options = [frozenset(), entry.windowed(op, rule) if entry.windowed is not None
                    else permutation]
-    shapes = [shape_of(v.type) for v in op.operands] + [shape_of(r.type)
-                                                         for r in op.results]
+    shapes = io[2]
     best = None
     bases = []
     reductions = [("results", combine is not None), ("operands", combine is not None)]
     if combine is not None and entry.whole_too:
         reductions.append(("results", False))  # reduction factors whole
-    uneven = unevenly_shardable(rule, entry is not None and entry.padding is not None)
+    padding = entry is not None and entry.padding is not None
+    uneven = found.get(("uneven", id(rule), padding))
+    if uneven is None:
+        uneven = memo.keep(("uneven", id(rule), padding), rule,
+                           unevenly_shardable(rule, padding))
+    # Placements already ranked (several ways to choose often give the same one): the
+    # same key again, and ties keep the first.
+    ranked = set()
     for whole in options:
         for prefer, reduction_ok in reductions:
-            factor_axes = choose_factor_axes(rule, tensors, num_operands, sizes,
-                                             reduction_ok, whole, prefer, shapes, uneven)
+            # prefer="operands" reads only the operands' factor shardings.
+            key = ("axes", id(op), id(rule), sizes, prefer, reduction_ok, whole, tuple(map(
+                id, tensors[:num_operands] if prefer == "operands" else tensors)))
+            factor_axes = found.get(key)
+            if factor_axes is None:
+                factor_axes = memo.keep(key, op, choose_factor_axes(
+                    rule, tensors, num_operands, sizes, reduction_ok, whole, prefer, shapes,
+                    uneven))
             if combine == "select-pair":
                 factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
             if whole is options[-1]:
                 bases.append(factor_axes)  # windowed factors whole
-            candidate = placement(op, rule, factor_axes, operand_shardings, template,
-                                  combine, entry)
+            candidate = _placed(memo, op, rule, factor_axes, operand_shardings, template,
+                                combine, entry)
             moved = 0.0
             if exchange and not whole and entry.exchange is not None:
                 moved = entry.exchange(op, candidate.operands, candidate.results)
                 if moved is None:
                     continue  # the lowering cannot compute these shards
+            if _seen(ranked, candidate, moved) and weighed is None:
+                continue
             key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
-                                   model, ("collective_permute", 2, moved))
+                                   model, ("collective_permute", 2, moved), memo=memo,
+                                   io=io)
             if weighed is not None:
                 weighed.append((key, candidate))
             if best is None or key < best[0]:
@@ -136,10 +160,12 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     for factor_axes in bases:
         for moved in moved_replicated_axes(rule, tensors, num_operands, factor_axes,
                                            sizes, uneven):
-            candidate = placement(op, rule, moved, operand_shardings, template, combine,
-                                  entry)
+            candidate = _placed(memo, op, rule, moved, operand_shardings, template,
+                                combine, entry)
+            if _seen(ranked, candidate, 0.0) and weighed is None:
+                continue
             key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
-                                   model)
+                                   model, memo=memo, io=io)
             if weighed is not None:
                 weighed.append((key, candidate))
             if key < best[0]:
@@ -149,7 +175,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                     op, rule, entry, tensors, num_operands, factor_axes, template):
                 key, seconds = _ranked(op, candidate, operand_shardings,
                                        result_shardings, model,
-                                       ("all_gather", shards, internal), exchanges=False)
+                                       ("all_gather", shards, internal), exchanges=False,
+                                       memo=memo, io=io)
                 if weighed is not None:
                     weighed.append((key, candidate))
                 if key < best[0]:
@@ -169,30 +196,82 @@ def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
 
 
 def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
-            internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True
+            internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True,
+            memo: PlanMemo | None = None, io: tuple | None = None
             ) -> tuple[tuple, float | None]:
     """(rank's key, the estimated seconds it rounds; None without a model)."""
     kind, group, extra = internal
     flag = exchanges and extra > 0
+    memo = PlanMemo() if memo is None else memo
+    io = _io(op, memo) if io is None else io
+    # The placement's own parts (work per device, compute time): once per placement.
+    key = ("work", id(op), id(model), tuple(map(id, candidate.operands)),
+           tuple(map(id, candidate.results)))
+    own = memo.found.get(key)
+    if own is None:
+        own = memo.keep(key, (op, model, candidate.operands, candidate.results), (
+            work(op, candidate), compute_time(op, candidate, model) if model else 0.0))
     if model is None:
         cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
                                     candidate.results, result_shardings)
-        return (cost, work(op, candidate), flag), None
+        return (cost, own[0], flag), None
     # One plan per reshard for both its bytes and its time (reshard_cost's and
     # plan_time's pairs).
     moved = seconds = 0.0
     for value, have, want in _moves(op, operand_shardings, candidate.operands,
-                                    candidate.results, result_shardings):
+                                    candidate.results, result_shardings, io):
         found = _move_cost(have, want, value.type, model)
         if found is None:
             inf = float("inf")
-            return (inf, inf, work(op, candidate), flag), inf
+            return (inf, inf, own[0], flag), inf
         moved += found[0]
         seconds += found[1]
-    seconds += compute_time(op, candidate, model)
+    seconds += own[1]
     if extra > 0:
         seconds += model.time(kind, max(group, 2), extra)
-    return (nanoseconds(seconds), extra + moved, work(op, candidate), flag), seconds
+    return (nanoseconds(seconds), extra + moved, own[0], flag), seconds
+
+
+def _seen(ranked: set, candidate: OpPlan, extra: float) -> bool:
+    """Has this placement (its shardings by identity, the op's own collective) been
+    ranked already? Adds it if not."""
+    key = (tuple(map(id, candidate.operands)), tuple(map(id, candidate.results)), extra)
+    if key in ranked:
+        return True
+    ranked.add(key)
+    return False
+
+
+def _placed(memo: PlanMemo, op, rule, factor_axes, operand_shardings, template,
+            combine: str | None, entry) -> OpPlan:
+    """placement(...), once per op, factor axes and mesh (and operand shardings where
+    one is partial: what a linear op carries through), as a new OpPlan."""
+    partial_in = any(s is not None and s.unreduced for s in operand_shardings)
+    key = ("place", id(op), id(rule), combine, id(template.mesh), template.mesh_name,
+           tuple(map(tuple, factor_axes)),
+           tuple(map(id, operand_shardings)) if partial_in else None)
+    found = memo.found.get(key)
+    if found is None:
+        plan = placement(op, rule, factor_axes, operand_shardings, template, combine, entry)
+        found = memo.keep(key, (op, rule, template, operand_shardings),
+                          (tuple(plan.operands), tuple(plan.results)))
+    return OpPlan(list(found[0]), list(found[1]))
+
+
+def _io(op, memo: PlanMemo) -> tuple:
+    """(operands, results, their shapes, operands an iota or constant makes, results
+    someone reads) of `op`; read once per op where the memo's IR does not change
+    (`ir_frozen`: the whole-program choice), else each time (insert-reshards rewires
+    operands and uses as it goes)."""
+    key = ("io", id(op))
+    found = memo.found.get(key) if memo.ir_frozen else None
+    if found is None:
+        operands, results = list(op.operands), list(op.results)
+        found = (operands, results, [shape_of(v.type) for v in operands + results],
+                 [from_source(v) for v in operands], [has_uses(r) for r in results])
+        if memo.ir_frozen:
+            memo.keep(key, op, found)
+    return found
 
 
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):
@@ -462,167 +541,6 @@ def moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
         moved = [list(a) for a in factor_axes]
         moved[g] = moved[g] + moving
         yield moved
-
-
-def work(op, plan: OpPlan) -> int:
-    """Elements per device the op computes on (operands' local sizes): the tie-break
-    between placements that move as many bytes. Ops that only move data (concatenate,
-    pad...) count none: there the placement with fewer collectives (the first one
-    weighed) wins the tie."""
-    if op.name in LINEAR_ALL_OPERANDS or op.name in LINEAR_SINGLE_OPERAND or \
-            op.name == "stablehlo.pad":
-        return 0
-    total = 0
-    for value, sharding in zip(op.operands, plan.operands):
-        shape = value.type.shape if isinstance(value.type, ir.RankedTensorType) else ()
-        local = sharding.local_shape(tuple(shape)) if sharding is not None else shape
-        total += prod(local)
-    return total
-
-
-def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
-    """Bytes per device the reshards around `op` would move (planner's cost model)."""
-    total = 0.0
-    for value, have, want in _moves(op, have_operands, want_operands, produced, wanted):
-        try:
-            plan = _reshard_plan(have, want, value.type)
-        except ReshardError:
-            total += float("inf")
-            continue
-        if plan is not None:
-            total += plan.cost
-    return total
-
-
-def _moves(op, have_operands, want_operands, produced, wanted):
-    """(value, have, want) of each reshard around `op`: operands into what the plan
-    wants (an iota or constant is remade instead), results from what the op produces
-    into what their users want (unused results: none)."""
-    pairs = [p for p in zip(op.operands, have_operands, want_operands)
-             if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
-    pairs += [p for p in zip(op.results, produced, wanted) if has_uses(p[0])]
-    return pairs
-
-
-# (id(have), id(want), value type, id(model)) -> (have, want, model, (bytes, seconds)
-# or None where no plan exists): rank() asks for the same moves for every
-# candidate placement, and the planner's own memo would hash the shardings whole.
-_MOVE_COSTS: dict = {}
-
-
-def _move_cost(have, want, value_type, model):
-    """(bytes per device, seconds by `model`) of one reshard; None where no plan exists."""
-    key = (id(have), id(want), value_type, id(model))  # (types are uniqued)
-    found = _MOVE_COSTS.get(key)
-    if found is not None and found[0] is have and found[1] is want and found[2] is model:
-        return found[3]
-    try:
-        plan = _reshard_plan(have, want, value_type, model)
-        cost = (plan.cost, plan.time(model)) if plan is not None else (0.0, 0.0)
-    except ReshardError:
-        cost = None
-    if len(_MOVE_COSTS) > 100_000:
-        _MOVE_COSTS.clear()
-    _MOVE_COSTS[key] = (have, want, model, cost)  # (kept alive: their ids stay theirs)
-    return cost
-
-
-def _reshard_plan(have, want, value_type, model=None):
-    """The reshard planner's plan from `have` to `want` for a value of `value_type` (the
-    fastest by `model`, else the fewest bytes), or None where nothing moves (None on
-    either side, or the same layout); a partial value wanted unannotated is summed.
-    Raises ReshardError where no plan exists."""
-    if want is None and have is not None and have.unreduced:
-        want = plain(have, have.dims)  # partial values are summed where unannotated
-    if want is None or have is None or same_layout(have, want):
-        return None
-    return plan_reshard(plain(have, have.dims, have.unreduced),
-                        plain(want, want.dims, want.unreduced),
-                        tuple(value_type.shape), element_bytes(value_type.element_type),
-                        model=model)
-
-
-def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
-    """Seconds the reshard of one value from `have` to `want` takes by `model` (its
-    collectives; None on either side: nothing to move, or partial sums summed).
-    `memo`: a dict the caller keeps, answering again for the same sharding objects."""
-    if memo is not None:
-        key = (id(have), id(want), value_type)  # (types are uniqued)
-        found = memo.get(key)
-        if found is None or found[0] is not have or found[1] is not want:
-            found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
-        return found[2]
-    try:
-        plan = _reshard_plan(have, want, value_type, model)
-    except ReshardError:
-        return float("inf")
-    return plan.time(model) if plan is not None else 0.0
-
-
-def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None = None
-              ) -> float:
-    """Estimated seconds of `op` computed by `plan` between values sharded as
-    `have_operands` and `wanted` (its results): the reshards into the plan's operand
-    shardings (an iota or constant is remade instead), the op's own compute on its
-    local shards (bytes read and written; a dot's flops), and the
-    reshards from what it produces to what its users want."""
-    total = 0.0
-    for value, have, want in _moves(op, have_operands, plan.operands, plan.results, wanted):
-        total += reshard_time(have, want, value.type, model, memo)
-    return total + compute_time(op, plan, model)
-
-
-def compute_time(op, plan: OpPlan, model) -> float:
-    """Seconds one device spends on `op` under `plan`: its local operands read and
-    results written, and for a dot_general its multiply-adds. Ops XLA fuses into their
-    neighbours (FUSED_OPS: elementwise math, layout changes) count nothing: a chain of
-    them is one loop over memory that the ops around it already read or write. An op
-    that reads only what it writes (a gather's rows: READS_RESULT_ONLY) counts its
-    results twice and its indices, not its whole operand; one that updates in place
-    (UPDATES_IN_PLACE) counts its updates twice and its indices, not the buffer. A sort
-    or top-k (COMPARE_COUNTS) counts its comparisons at the profile's compare rate."""
-    name = op.name
-    if name in FUSED_OPS:
-        return 0.0
-    touched = 0.0
-    skip_operands = 0  # leading operands not read whole
-    weight = (1.0, 1.0)  # (operands, results)
-    if name in READS_RESULT_ONLY:
-        skip_operands, weight = 1, (1.0, 2.0)
-    elif name in UPDATES_IN_PLACE:
-        skip_operands, weight = len(op.results), (2.0, 0.0)
-    for k, (values, shardings) in enumerate(((op.operands, plan.operands),
-                                             (op.results, plan.results))):
-        for i, (value, sharding) in enumerate(zip(values, shardings)):
-            value_type = value.type
-            if (k == 0 and i < skip_operands) or not isinstance(value_type,
-                                                                ir.RankedTensorType):
-                continue
-            shape = tuple(value_type.shape)
-            local = sharding.local_shape(shape) if sharding is not None else shape
-            touched += weight[k] * prod(local) * element_bytes(value_type.element_type)
-    flops = 0.0
-    if op.name == "stablehlo.dot_general" and plan.results:
-        result = op.results[0]
-        shape = tuple(result.type.shape)
-        local = plan.results[0].local_shape(shape) if plan.results[0] else shape
-        lhs = op.operands[0]
-        lhs_shape = tuple(lhs.type.shape)
-        lhs_local = (plan.operands[0].local_shape(lhs_shape) if plan.operands[0]
-                     else lhs_shape)
-        numbers = stablehlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
-        contracted = prod(lhs_local[d] for d in numbers.lhs_contracting_dimensions)
-        flops = 2.0 * prod(local) * contracted
-    compares = 0.0
-    count = COMPARE_COUNTS.get(name)
-    if count is not None:
-        shapes = []
-        for value, sharding in zip(op.operands, plan.operands):
-            shape = tuple(value.type.shape) if isinstance(value.type,
-                                                          ir.RankedTensorType) else ()
-            shapes.append(sharding.local_shape(shape) if sharding is not None else shape)
-        compares = count(op, shapes)
-    return model.compute_time(touched, flops, compares)
 
 
 # (mapping, factor sizes, its factors' axes, mesh by identity, mesh name) -> (mesh,

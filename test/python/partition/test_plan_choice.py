@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-from shardpy.partition.plan_choice import OpPlan, compute_time
+from shardpy.partition.plan_choice import OpPlan
+from shardpy.partition.plan_costs import compute_time
 from shardpy.sharding.collective_time import load_profile
 from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
@@ -149,7 +150,7 @@ def test_a_plans_time_counts_the_collectives_its_lowering_makes(ctx):
     # plan was ranked by (what shardpy-choose-shardings costs it at) is plan_time's
     # reshards and compute plus those collective_permutes, not plan_time alone.
     from shardpy.ops.registry import local_entry
-    from shardpy.partition.plan_choice import plan_time
+    from shardpy.partition.plan_costs import plan_time
     from shardpy.sharding.state import ShardingState
 
     module = ir.Module.parse(RANKED, ctx)

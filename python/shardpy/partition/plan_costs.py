@@ -1,0 +1,192 @@
+"""What a plan costs: the estimates shardpy-insert-reshards ranks placements by.
+
+  time      plan_time: the reshards into a plan's operand shardings and out of its
+            results (reshard_time: the reshard planner's collectives, each at latency +
+            bytes / bandwidth by the platform's CollectiveTimeModel), plus the op's
+            own compute on its local shards (compute_time)
+  bytes     reshard_cost: bytes per device the reshards move (the planner's cost)
+  work      elements per device the op computes on: the tie-break
+
+plan_choice ranks every placement it weighs by these; the whole-program choice
+(choose_shardings) reads the same numbers.
+"""
+from __future__ import annotations
+
+from math import prod
+from typing import TYPE_CHECKING
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import stablehlo
+
+from ..ir.types import element_bytes
+from ..ops.registry import COMPARE_COUNTS, FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
+from .layouts import from_source, has_uses, plain
+from .plan_cache import same_layout
+from .reshard_planner import ReshardError, plan_reshard
+from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
+
+if TYPE_CHECKING:
+    from .plan_choice import OpPlan
+
+def work(op, plan: OpPlan) -> int:
+    """Elements per device the op computes on (operands' local sizes): the tie-break
+    between placements that move as many bytes. Ops that only move data (concatenate,
+    pad...) count none: there the placement with fewer collectives (the first one
+    weighed) wins the tie."""
+    if op.name in LINEAR_ALL_OPERANDS or op.name in LINEAR_SINGLE_OPERAND or \
+            op.name == "stablehlo.pad":
+        return 0
+    total = 0
+    for value, sharding in zip(op.operands, plan.operands):
+        shape = value.type.shape if isinstance(value.type, ir.RankedTensorType) else ()
+        local = sharding.local_shape(tuple(shape)) if sharding is not None else shape
+        total += prod(local)
+    return total
+
+
+def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
+    """Bytes per device the reshards around `op` would move (planner's cost model)."""
+    total = 0.0
+    for value, have, want in _moves(op, have_operands, want_operands, produced, wanted):
+        try:
+            plan = _reshard_plan(have, want, value.type)
+        except ReshardError:
+            total += float("inf")
+            continue
+        if plan is not None:
+            total += plan.cost
+    return total
+
+
+def _moves(op, have_operands, want_operands, produced, wanted, io=None):
+    """(value, have, want) of each reshard around `op`: operands into what the plan
+    wants (an iota or constant is remade instead), results from what the op produces
+    into what their users want (unused results: none). `io`: _io's answer."""
+    if io is None:
+        pairs = [p for p in zip(op.operands, have_operands, want_operands)
+                 if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
+        return pairs + [p for p in zip(op.results, produced, wanted) if has_uses(p[0])]
+    pairs = [p for p, source in zip(zip(io[0], have_operands, want_operands), io[3])
+             if not (source and p[2] is not None and not p[2].unreduced)]
+    return pairs + [p for p, used in zip(zip(io[1], produced, wanted), io[4]) if used]
+
+
+# (id(have), id(want), value type, id(model)) -> (have, want, model, (bytes, seconds)
+# or None where no plan exists): rank() asks for the same moves for every
+# candidate placement, and the planner's own memo would hash the shardings whole.
+_MOVE_COSTS: dict = {}
+
+
+def _move_cost(have, want, value_type, model):
+    """(bytes per device, seconds by `model`) of one reshard; None where no plan exists."""
+    key = (id(have), id(want), value_type, id(model))  # (types are uniqued)
+    found = _MOVE_COSTS.get(key)
+    if found is not None and found[0] is have and found[1] is want and found[2] is model:
+        return found[3]
+    try:
+        plan = _reshard_plan(have, want, value_type, model)
+        cost = (plan.cost, plan.time(model)) if plan is not None else (0.0, 0.0)
+    except ReshardError:
+        cost = None
+    if len(_MOVE_COSTS) > 100_000:
+        _MOVE_COSTS.clear()
+    _MOVE_COSTS[key] = (have, want, model, cost)  # (kept alive: their ids stay theirs)
+    return cost
+
+
+def _reshard_plan(have, want, value_type, model=None):
+    """The reshard planner's plan from `have` to `want` for a value of `value_type` (the
+    fastest by `model`, else the fewest bytes), or None where nothing moves (None on
+    either side, or the same layout); a partial value wanted unannotated is summed.
+    Raises ReshardError where no plan exists."""
+    if want is None and have is not None and have.unreduced:
+        want = plain(have, have.dims)  # partial values are summed where unannotated
+    if want is None or have is None or same_layout(have, want):
+        return None
+    return plan_reshard(plain(have, have.dims, have.unreduced),
+                        plain(want, want.dims, want.unreduced),
+                        tuple(value_type.shape), element_bytes(value_type.element_type),
+                        model=model)
+
+
+def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
+    """Seconds the reshard of one value from `have` to `want` takes by `model` (its
+    collectives; None on either side: nothing to move, or partial sums summed).
+    `memo`: a dict the caller keeps, answering again for the same sharding objects."""
+    if memo is not None:
+        key = (id(have), id(want), value_type)  # (types are uniqued)
+        found = memo.get(key)
+        if found is None or found[0] is not have or found[1] is not want:
+            found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
+        return found[2]
+    try:
+        plan = _reshard_plan(have, want, value_type, model)
+    except ReshardError:
+        return float("inf")
+    return plan.time(model) if plan is not None else 0.0
+
+
+def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None = None
+              ) -> float:
+    """Estimated seconds of `op` computed by `plan` between values sharded as
+    `have_operands` and `wanted` (its results): the reshards into the plan's operand
+    shardings (an iota or constant is remade instead), the op's own compute on its
+    local shards (bytes read and written; a dot's flops), and the
+    reshards from what it produces to what its users want."""
+    total = 0.0
+    for value, have, want in _moves(op, have_operands, plan.operands, plan.results, wanted):
+        total += reshard_time(have, want, value.type, model, memo)
+    return total + compute_time(op, plan, model)
+
+
+def compute_time(op, plan: OpPlan, model) -> float:
+    """Seconds one device spends on `op` under `plan`: its local operands read and
+    results written, and for a dot_general its multiply-adds. Ops XLA fuses into their
+    neighbours (FUSED_OPS: elementwise math, layout changes) count nothing: a chain of
+    them is one loop over memory that the ops around it already read or write. An op
+    that reads only what it writes (a gather's rows: READS_RESULT_ONLY) counts its
+    results twice and its indices, not its whole operand; one that updates in place
+    (UPDATES_IN_PLACE) counts its updates twice and its indices, not the buffer. A sort
+    or top-k (COMPARE_COUNTS) counts its comparisons at the profile's compare rate."""
+    name = op.name
+    if name in FUSED_OPS:
+        return 0.0
+    touched = 0.0
+    skip_operands = 0  # leading operands not read whole
+    weight = (1.0, 1.0)  # (operands, results)
+    if name in READS_RESULT_ONLY:
+        skip_operands, weight = 1, (1.0, 2.0)
+    elif name in UPDATES_IN_PLACE:
+        skip_operands, weight = len(op.results), (2.0, 0.0)
+    for k, (values, shardings) in enumerate(((op.operands, plan.operands),
+                                             (op.results, plan.results))):
+        for i, (value, sharding) in enumerate(zip(values, shardings)):
+            value_type = value.type
+            if (k == 0 and i < skip_operands) or not isinstance(value_type,
+                                                                ir.RankedTensorType):
+                continue
+            shape = tuple(value_type.shape)
+            local = sharding.local_shape(shape) if sharding is not None else shape
+            touched += weight[k] * prod(local) * element_bytes(value_type.element_type)
+    flops = 0.0
+    if op.name == "stablehlo.dot_general" and plan.results:
+        result = op.results[0]
+        shape = tuple(result.type.shape)
+        local = plan.results[0].local_shape(shape) if plan.results[0] else shape
+        lhs = op.operands[0]
+        lhs_shape = tuple(lhs.type.shape)
+        lhs_local = (plan.operands[0].local_shape(lhs_shape) if plan.operands[0]
+                     else lhs_shape)
+        numbers = stablehlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
+        contracted = prod(lhs_local[d] for d in numbers.lhs_contracting_dimensions)
+        flops = 2.0 * prod(local) * contracted
+    compares = 0.0
+    count = COMPARE_COUNTS.get(name)
+    if count is not None:
+        shapes = []
+        for value, sharding in zip(op.operands, plan.operands):
+            shape = tuple(value.type.shape) if isinstance(value.type,
+                                                          ir.RankedTensorType) else ()
+            shapes.append(sharding.local_shape(shape) if sharding is not None else shape)
+        compares = count(op, shapes)
+    return model.compute_time(touched, flops, compares)
