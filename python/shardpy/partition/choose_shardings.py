@@ -53,14 +53,13 @@ from functools import partial
 
 from jaxlib.mlir import ir
 
-from ..ops.registry import SOURCE_OPS, local_entry
+from ..ops.registry import SOURCE_OPS
 from ..sharding.collective_time import CollectiveTimeModel
 from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RuleTable
 from ..sharding.state import ShardingState
 from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend,
                              eliminate, integer_program)
-from .layouts import has_uses
 from .plan_cache import PlanCache, same_layout
 from .plan_choice import choose_plan
 from .plan_costs import plan_time, reshard_time
@@ -420,14 +419,11 @@ class ShardingChoice:
             # Ops alike (rule, how they combine, each slot's candidates or fixed
             # sharding, sources, unused results) cost alike: each distinct case once
             # (the layers of a model repeat).
-            token, _ = self.cache.rule(op, name, operands, results)
-            entry = local_entry(op, name)
-            key = (token, entry.combine(op) if entry is not None and entry.combine else None,
-                   entry.variant(op) if entry is not None and entry.variant else None,
-                   tuple(id(s) for s in have_operands), tuple(id(s) for s in have_results),
+            facts = self.cache.op_facts(op, name, operands, results, sources)
+            key = (facts[0][0], facts[2], facts[3], tuple(map(id, have_operands)),
+                   tuple(map(id, have_results)),
                    tuple((r, i, distinct.index(g), tuple(map(id, self.groups[g].candidates)))
-                         for r, i, g in slots),
-                   tuple(v in sources for v in operands), tuple(map(has_uses, results)))
+                         for r, i, g in slots), facts[4], facts[5])
             known = self._tables.get(key)
             if known is not None:
                 terms.append((distinct, _weighted(known[0], weight)))
@@ -440,7 +436,7 @@ class ShardingChoice:
                 for is_result, i, g in slots:
                     (res_s if is_result else ops_s)[i] = self.groups[g].candidates[pick[g]]
                 plan = self.cache.plan(op, name, operands, results, ops_s, res_s,
-                                       template, sources)
+                                       template, sources, facts)
                 # The time choose_plan ranked it by (its own collectives included: a
                 # halo exchange, a split top-k's all_gather); costed here only for the
                 # fallback, which is not ranked.

@@ -226,30 +226,51 @@ class PlanCache:
             found = self._rules[key] = (len(self._rules), rule)
         return found
 
+    def op_facts(self, op: ir.Operation, name: str, operands: list, results: list,
+                 sources: set) -> tuple:
+        """What plan() reads of `op` besides shardings: ((token, rule), LOCAL_OPS entry,
+        how it combines, its variant, which operands `sources` makes, which results are
+        used). For a caller planning one op under many shardings (the whole-program
+        choice): read once, passed to each plan()."""
+        entry = local_entry(op, name)
+        return (self.rule(op, name, operands, results), entry,
+                entry.combine(op) if entry is not None and entry.combine else None,
+                entry.variant(op) if entry is not None and entry.variant else None,
+                tuple([v in sources for v in operands]), tuple(map(has_uses, results)))
+
     def plan(self, op: ir.Operation, name: str, operands: list, results: list,
              operand_shardings, result_shardings, template: TensorSharding,
-             sources: set) -> OpPlan:
+             sources: set, facts: tuple | None = None) -> OpPlan:
         """The op's plan, chosen once per distinct rule, combine, variant, operand and
         result shardings, operands an iota or constant makes (`sources`: remade for
-        free) and results nobody reads: all a plan's cost reads of the op."""
-        rule_token, rule = self.rule(op, name, operands, results)
-        # How reductions combine matters too (a sum leaves partials, a max finishes
-        # itself), and it depends on the op's body, which the rule key does not hold.
-        entry = local_entry(op, name)
-        combine = combine_key = None
-        if entry is not None and entry.combine:
-            if name == "stablehlo.reduce" and reductions_whole(rule, operand_shardings,
-                                                               result_shardings):
-                combine_key = ANY_COMBINE  # reading the body can wait for a plan miss
-            else:
-                combine = combine_key = entry.combine(op)
-        variant = entry.variant(op) if entry is not None and entry.variant else None
+        free) and results nobody reads: all a plan's cost reads of the op. `facts`:
+        op_facts' answer for this op, if the caller has it."""
+        if facts is not None:
+            (rule_token, rule), entry, combine, variant, made, used = facts
+            combine_key = combine
+            if combine is not None and name == "stablehlo.reduce" and reductions_whole(
+                    rule, operand_shardings, result_shardings):
+                combine_key = ANY_COMBINE
+        else:
+            rule_token, rule = self.rule(op, name, operands, results)
+            # How reductions combine matters too (a sum leaves partials, a max finishes
+            # itself), and it depends on the op's body, which the rule key does not hold.
+            entry = local_entry(op, name)
+            combine = combine_key = None
+            if entry is not None and entry.combine:
+                if name == "stablehlo.reduce" and reductions_whole(rule, operand_shardings,
+                                                                   result_shardings):
+                    combine_key = ANY_COMBINE  # reading the body can wait for a plan miss
+                else:
+                    combine = combine_key = entry.combine(op)
+            variant = entry.variant(op) if entry is not None and entry.variant else None
+            made = tuple([v in sources for v in operands])
+            used = tuple([has_uses(r) for r in results])
         plan_key = (rule_token, combine_key, variant, tuple(map(id, operand_shardings)),
-                    tuple(map(id, result_shardings)), tuple([v in sources for v in operands]),
-                    tuple([has_uses(r) for r in results]))
+                    tuple(map(id, result_shardings)), made, used)
         plan = self._plans.get(plan_key)
         if plan is None:
-            if combine_key is ANY_COMBINE:
+            if combine_key is ANY_COMBINE and combine is None:
                 combine = entry.combine(op)
             plan = self.choose(op, rule, entry, combine, operand_shardings,
                                result_shardings, template, memo=self.memo)
