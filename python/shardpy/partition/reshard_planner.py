@@ -356,7 +356,8 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
         before = current_bytes()
         apply = kw.pop("apply")
         apply()
-        after = current_bytes()
+        now = current()
+        after = local_bytes(now, shape, element_bytes)
         n = kw.pop("group")
         if kind == "all_reduce":
             cost = 2 * (n - 1) / n * before
@@ -366,7 +367,7 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
             cost = (n - 1) / n * before
         else:
             cost = 0.0
-        plan.steps.append(Step(kind, current(), cost=cost, group=n, **kw))
+        plan.steps.append(Step(kind, now, cost=cost, group=n, **kw))
 
     def current_bytes() -> int:
         return local_bytes(current(), shape, element_bytes)
