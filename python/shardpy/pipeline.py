@@ -11,6 +11,7 @@ One PassManager runs the whole pipeline (verifying after each pass unless told n
 """
 from __future__ import annotations
 
+import gc
 import os
 import re
 import time
@@ -235,6 +236,14 @@ class Pipeline:
         self.steps = []
         self._last_mark = time.perf_counter()
         pm = self._build()
+        # The passes make millions of short-lived objects that reference counting frees;
+        # Python's cyclic collector, triggered by their count, would walk every object
+        # of the process each time (all of jax's under shardpy.jit): 30-50% of the
+        # whole-program choice's time there (bench/README.md). Off while they run (what
+        # they leave is mostly acyclic: reference counting frees it; see the README for
+        # peak memory), on again after.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             pm.run(module.operation)
         except ir.MLIRError as err:
@@ -242,6 +251,8 @@ class Pipeline:
             return False
         finally:
             del pm  # prints the timing report now, where callers expect it
+            if collecting:
+                gc.enable()
         return True
 
 

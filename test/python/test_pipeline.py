@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import gc
 from dataclasses import dataclass
 
 import pytest
@@ -45,6 +46,15 @@ class FailLocated:
     def run(self, module: ir.Operation) -> None:
         first = module.regions[0].blocks[0].operations[0]
         raise ShardpyError("this pass always fails", first.location)
+
+
+@register_pass("test-record-gc")
+@dataclass(frozen=True)
+class RecordGc:
+    """Test pass: records whether Python's cyclic garbage collector is on."""
+
+    def run(self, module: ir.Operation) -> None:
+        CALLS.append(("gc", gc.isenabled()))
 
 
 @register_pass("test-internal-bug")
@@ -154,6 +164,20 @@ def test_python_bug_in_a_pass_is_one_error(context, module):
     assert not ok
     [diag] = engine.diagnostics
     assert "internal error in pass 'test-internal-bug': KeyError" in diag.message
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_cyclic_collector_is_off_while_passes_run_and_as_it_was_after(
+        context, module, collecting):
+    CALLS.clear()
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        ok, _ = run("builtin.module(test-record-gc,test-internal-bug)", context, module)
+        assert not ok and CALLS == [("gc", False)]
+        assert gc.isenabled() == collecting  # (after a failing pass too)
+    finally:
+        (gc.enable if was else gc.disable)()
 
 
 def test_step_records_and_dump_dir(context, module, tmp_path):

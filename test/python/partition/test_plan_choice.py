@@ -1,4 +1,4 @@
-"""plan_choice's compute estimate: what memory an op's local computation touches."""
+"""plan_choice: how one op is computed on shards, ranked by plan_costs (compute time)."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
@@ -164,3 +164,58 @@ def test_a_plans_time_counts_the_collectives_its_lowering_makes(ctx):
     alone = plan_time(window, [have, None], plan, [have], MODEL)
     assert plan.seconds == alone + MODEL.time("collective_permute", 2, exchanged)
     assert _plans(ctx, None)[("stablehlo.reduce_window", (256, 1024))].seconds is None
+
+
+# Ops of many kinds, each planned under every combination of a few shardings per value.
+MEMO_PROGRAM = """
+func.func @f(%x: tensor<8x16x32xf32>, %w: tensor<32x64xf32>, %ids: tensor<8x1xi32>,
+             %t: tensor<64x32xf32>) -> (tensor<8x16x64xf32>, tensor<8x32xf32>, tensor<64x32xf32>) {
+  %h = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] : (tensor<8x16x32xf32>, tensor<32x64xf32>) -> tensor<8x16x64xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x16x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+  %g = "stablehlo.scatter"(%t, %ids, %s) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %sum = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<64x32xf32>, tensor<8x1xi32>, tensor<8x32xf32>) -> tensor<64x32xf32>
+  return %h, %s, %g : tensor<8x16x64xf32>, tensor<8x32xf32>, tensor<64x32xf32>
+}
+"""
+
+
+def test_a_shared_memo_chooses_every_plan_as_choosing_afresh_does(ctx):
+    """PlanMemo (what plans share within a pass) changes no answer: each op under every
+    combination of three shardings per value, with one memo for all and with none."""
+    from itertools import product
+
+    from shardpy.ops.registry import RULES, local_entry
+    from shardpy.partition.choice_program import candidates
+    from shardpy.partition.plan_cache import PlanCache, PlanMemo
+    from shardpy.partition.plan_choice import choose_plan
+
+    module = ir.Module.parse(MEMO_PROGRAM, ctx)
+    body = module.body.operations[0].regions[0].blocks[0]
+    cache = PlanCache(RULES, None)
+    memo = PlanMemo(ir_frozen=True)
+    planned = 0
+    for op in body.operations:
+        if op.name not in ("stablehlo.dot_general", "stablehlo.reduce", "stablehlo.scatter"):
+            continue
+        values = [v for v in list(op.operands) + list(op.results) if v.type.rank > 0]
+        options = [candidates(cache.intern(sharding(*[[]] * v.type.rank)),
+                              tuple(v.type.shape), cache)[:3] for v in values]
+        _, rule = cache.rule(op, op.name, list(op.operands), list(op.results))
+        entry = local_entry(op)
+        combine = entry.combine(op) if entry is not None and entry.combine else None
+        for combo in product(*options):
+            picked = iter(combo)
+            have = [next(picked) if v.type.rank > 0 else None for v in op.operands]
+            results = [next(picked) for _ in op.results]
+            shared = choose_plan(op, rule, entry, combine, have, results, results[0], MODEL,
+                                 memo=memo)
+            fresh = choose_plan(op, rule, entry, combine, have, results, results[0], MODEL)
+            assert (shared.operands, shared.results, shared.seconds) == (
+                fresh.operands, fresh.results, fresh.seconds), (op.name, combo)
+            planned += 1
+    assert planned == 3 ** 3 + 3 ** 2 + 3 ** 4  # (dot, reduce, scatter: values of rank > 0)
+    assert memo.found  # (and it was shared)
