@@ -209,7 +209,8 @@ def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
            tuple(map(id, candidate.results)))
     own = memo.found.get(key)
     if own is None:
-        own = memo.keep(key, (op, model, candidate.operands, candidate.results), (
+        own = memo.keep(key, (op, model, tuple(candidate.operands),
+                              tuple(candidate.results)), (
             work(op, candidate), compute_time(op, candidate, model) if model else 0.0))
     if model is None:
         cost = extra + reshard_cost(op, operand_shardings, candidate.operands,
@@ -253,7 +254,7 @@ def _placed(memo: PlanMemo, op, rule, factor_axes, operand_shardings, template,
     found = memo.found.get(key)
     if found is None:
         plan = placement(op, rule, factor_axes, operand_shardings, template, combine, entry)
-        found = memo.keep(key, (op, rule, template, operand_shardings),
+        found = memo.keep(key, (op, rule, template, tuple(operand_shardings)),
                           (tuple(plan.operands), tuple(plan.results)))
     return OpPlan(list(found[0]), list(found[1]))
 

@@ -28,6 +28,7 @@ from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
 if TYPE_CHECKING:
     from .plan_choice import OpPlan
 
+
 def work(op, plan: OpPlan) -> int:
     """Elements per device the op computes on (operands' local sizes): the tie-break
     between placements that move as many bytes. Ops that only move data (concatenate,
