@@ -420,10 +420,11 @@ class ShardingChoice:
             # sharding, sources, unused results) cost alike: each distinct case once
             # (the layers of a model repeat).
             facts = self.cache.op_facts(op, name, operands, results, sources)
-            key = (facts[0][0], facts[2], facts[3], tuple(map(id, have_operands)),
+            (token, _), _, combine, variant, made, used = facts
+            key = (token, combine, variant, tuple(map(id, have_operands)),
                    tuple(map(id, have_results)),
                    tuple((r, i, distinct.index(g), tuple(map(id, self.groups[g].candidates)))
-                         for r, i, g in slots), facts[4], facts[5])
+                         for r, i, g in slots), made, used)
             known = self._tables.get(key)
             if known is not None:
                 terms.append((distinct, _weighted(known[0], weight)))

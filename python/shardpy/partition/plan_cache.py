@@ -227,14 +227,17 @@ class PlanCache:
         return found
 
     def op_facts(self, op: ir.Operation, name: str, operands: list, results: list,
-                 sources: set) -> tuple:
+                 sources: set, reduce_body: bool = True) -> tuple:
         """What plan() reads of `op` besides shardings: ((token, rule), LOCAL_OPS entry,
         how it combines, its variant, which operands `sources` makes, which results are
-        used). For a caller planning one op under many shardings (the whole-program
-        choice): read once, passed to each plan()."""
+        used). A caller planning one op under many shardings (the whole-program choice)
+        reads them once and passes them to each plan(). Without `reduce_body`, a
+        reduce's combine is left None (plan() reads its body only where it matters)."""
         entry = local_entry(op, name)
+        reads = entry is not None and entry.combine and (
+            reduce_body or name != "stablehlo.reduce")
         return (self.rule(op, name, operands, results), entry,
-                entry.combine(op) if entry is not None and entry.combine else None,
+                entry.combine(op) if reads else None,
                 entry.variant(op) if entry is not None and entry.variant else None,
                 tuple([v in sources for v in operands]), tuple(map(has_uses, results)))
 
@@ -245,27 +248,17 @@ class PlanCache:
         result shardings, operands an iota or constant makes (`sources`: remade for
         free) and results nobody reads: all a plan's cost reads of the op. `facts`:
         op_facts' answer for this op, if the caller has it."""
-        if facts is not None:
-            (rule_token, rule), entry, combine, variant, made, used = facts
-            combine_key = combine
-            if combine is not None and name == "stablehlo.reduce" and reductions_whole(
-                    rule, operand_shardings, result_shardings):
-                combine_key = ANY_COMBINE
-        else:
-            rule_token, rule = self.rule(op, name, operands, results)
-            # How reductions combine matters too (a sum leaves partials, a max finishes
-            # itself), and it depends on the op's body, which the rule key does not hold.
-            entry = local_entry(op, name)
-            combine = combine_key = None
-            if entry is not None and entry.combine:
-                if name == "stablehlo.reduce" and reductions_whole(rule, operand_shardings,
-                                                                   result_shardings):
-                    combine_key = ANY_COMBINE  # reading the body can wait for a plan miss
-                else:
-                    combine = combine_key = entry.combine(op)
-            variant = entry.variant(op) if entry is not None and entry.variant else None
-            made = tuple([v in sources for v in operands])
-            used = tuple([has_uses(r) for r in results])
+        if facts is None:
+            facts = self.op_facts(op, name, operands, results, sources, reduce_body=False)
+        (rule_token, rule), entry, combine, variant, made, used = facts
+        # How reductions combine matters too (a sum leaves partials, a max finishes
+        # itself), and it depends on the op's body, which the rule key does not hold.
+        combine_key = combine
+        if name == "stablehlo.reduce" and entry is not None and entry.combine:
+            if reductions_whole(rule, operand_shardings, result_shardings):
+                combine_key = ANY_COMBINE  # reading the body can wait for a plan miss
+            elif combine is None:
+                combine = combine_key = entry.combine(op)
         plan_key = (rule_token, combine_key, variant, tuple(map(id, operand_shardings)),
                     tuple(map(id, result_shardings)), made, used)
         plan = self._plans.get(plan_key)

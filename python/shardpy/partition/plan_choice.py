@@ -42,11 +42,11 @@ from ..lowering.padding import unevenly_shardable
 from ..sharding import axis_algebra as aa
 from ..sharding.factors import FactorSharding, TensorFactors, project, unproject
 from ..sharding.model import AxisRef, TensorSharding
-from ..sharding.op_rule import FactorKind, OpRule, shape_of
+from ..sharding.op_rule import FactorKind, OpRule
 from .fallback import computed_on_shards, replicated_operands_and_results
-from .layouts import from_source, has_uses, mesh_order, plain
+from .layouts import mesh_order, plain
 from .plan_cache import PlanMemo
-from .plan_costs import _move_cost, _moves, compute_time, reshard_cost, work
+from .plan_costs import _move_cost, _moves, compute_time, op_io, reshard_cost, work
 from .reshard_planner import nanoseconds
 from .unreduced import carried_unreduced
 
@@ -92,7 +92,7 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
             t = None if s is None else memo.keep(key, (rule, s), project(
                 m, s, rule.factor_sizes, sizes))
         tensors.append(t)
-    io = _io(op, memo)
+    io = op_io(op, memo)
     num_operands = len(io[0])
     # Two candidate placements of the factors: keep the results where they are, or
     # keep the operands where they are (e.g. a sharded contraction reduce-scattered
@@ -203,7 +203,7 @@ def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     kind, group, extra = internal
     flag = exchanges and extra > 0
     memo = PlanMemo() if memo is None else memo
-    io = _io(op, memo) if io is None else io
+    io = op_io(op, memo) if io is None else io
     # The placement's own parts (work per device, compute time): once per placement.
     key = ("work", id(op), id(model), tuple(map(id, candidate.operands)),
            tuple(map(id, candidate.results)))
@@ -257,22 +257,6 @@ def _placed(memo: PlanMemo, op, rule, factor_axes, operand_shardings, template,
         found = memo.keep(key, (op, rule, template, tuple(operand_shardings)),
                           (tuple(plan.operands), tuple(plan.results)))
     return OpPlan(list(found[0]), list(found[1]))
-
-
-def _io(op, memo: PlanMemo) -> tuple:
-    """(operands, results, their shapes, operands an iota or constant makes, results
-    someone reads) of `op`; read once per op where the memo's IR does not change
-    (`ir_frozen`: the whole-program choice), else each time (insert-reshards rewires
-    operands and uses as it goes)."""
-    key = ("io", id(op))
-    found = memo.found.get(key) if memo.ir_frozen else None
-    if found is None:
-        operands, results = list(op.operands), list(op.results)
-        found = (operands, results, [shape_of(v.type) for v in operands + results],
-                 [from_source(v) for v in operands], [has_uses(r) for r in results])
-        if memo.ir_frozen:
-            memo.keep(key, op, found)
-    return found
 
 
 def split_placements(op, rule, entry, tensors, num_operands, factor_axes, template):

@@ -20,8 +20,9 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
 from ..ops.registry import COMPARE_COUNTS, FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
+from ..sharding.op_rule import shape_of
 from .layouts import from_source, has_uses, plain
-from .plan_cache import same_layout
+from .plan_cache import PlanMemo, same_layout
 from .reshard_planner import ReshardError, plan_reshard
 from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
 
@@ -62,14 +63,28 @@ def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
 def _moves(op, have_operands, want_operands, produced, wanted, io=None):
     """(value, have, want) of each reshard around `op`: operands into what the plan
     wants (an iota or constant is remade instead), results from what the op produces
-    into what their users want (unused results: none). `io`: _io's answer."""
-    if io is None:
-        pairs = [p for p in zip(op.operands, have_operands, want_operands)
-                 if not (from_source(p[0]) and p[2] is not None and not p[2].unreduced)]
-        return pairs + [p for p in zip(op.results, produced, wanted) if has_uses(p[0])]
-    pairs = [p for p, source in zip(zip(io[0], have_operands, want_operands), io[3])
+    into what their users want (unused results: none). `io`: op_io's answer."""
+    operands, results, _, made, used = op_io(op) if io is None else io
+    pairs = [p for p, source in zip(zip(operands, have_operands, want_operands), made)
              if not (source and p[2] is not None and not p[2].unreduced)]
-    return pairs + [p for p, used in zip(zip(io[1], produced, wanted), io[4]) if used]
+    return pairs + [p for p, use in zip(zip(results, produced, wanted), used) if use]
+
+
+def op_io(op, memo: PlanMemo | None = None) -> tuple:
+    """(operands, results, their shapes, operands an iota or constant makes, results
+    someone reads) of `op`; read once per op where the memo's IR does not change
+    (`ir_frozen`: the whole-program choice), else each time (insert-reshards rewires
+    operands and uses as it goes)."""
+    frozen = memo is not None and memo.ir_frozen
+    key = ("io", id(op))
+    found = memo.found.get(key) if frozen else None
+    if found is None:
+        operands, results = list(op.operands), list(op.results)
+        found = (operands, results, [shape_of(v.type) for v in operands + results],
+                 [from_source(v) for v in operands], [has_uses(r) for r in results])
+        if frozen:
+            memo.keep(key, op, found)
+    return found
 
 
 # (id(have), id(want), value type, id(model)) -> (have, want, model, (bytes, seconds)
