@@ -36,7 +36,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from .utils import collect_ops, zero_attr
+from .utils import collect_ops, zeros
 
 
 def slices_through_case(module: ir.Operation) -> int:
@@ -74,16 +74,8 @@ def _rewrite(scatter: ir.Operation, slices: list) -> None:
                 pieces.append(moved.results[0])
             stablehlo.ReturnOp(pieces)
         with ir.InsertionPoint(case.regions[1].blocks.append()):
-            stablehlo.ReturnOp([_zeros(t) for t in types])
+            stablehlo.ReturnOp([zeros(t) for t in types])
     for s, result in zip(slices, case.results):
         s.results[0].replace_all_uses_with(result)
         s.erase()
 
-
-def _zeros(value_type: ir.RankedTensorType) -> ir.Value:
-    element = value_type.element_type
-    if isinstance(element, (ir.IntegerType, ir.FloatType)):
-        return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-            value_type, zero_attr(element))).result
-    return stablehlo.ConstantOp(ir.Attribute.parse(  # complex
-        f"dense<(0.0, 0.0)> : {value_type}")).result

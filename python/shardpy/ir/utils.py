@@ -120,6 +120,18 @@ def zero_attr(element_type: ir.Type) -> ir.Attribute:
     return ir.IntegerAttr.get(element_type, 0)
 
 
+def zeros(value_type: ir.RankedTensorType) -> ir.Value:
+    """A stablehlo.constant of zeros of `value_type` (integer, float or complex)."""
+    element = value_type.element_type
+    if isinstance(element, ir.ComplexType):  # (no scalar attribute for a complex zero)
+        width = ir.FloatType(ir.ComplexType(element).element_type).width
+        return stablehlo.ConstantOp(ir.DenseElementsAttr.get(  # a 0-d array: a splat
+            np.zeros((), np.complex64 if width == 32 else np.complex128),
+            type=value_type)).result
+    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+        value_type, zero_attr(element))).result
+
+
 def const_i32(value: int) -> ir.Value:
     return stablehlo.ConstantOp(ir.DenseElementsAttr.get(np.array(value, dtype=np.int32))).result
 

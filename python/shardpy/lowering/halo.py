@@ -41,7 +41,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..sharding.device_groups import replica_groups
-from ..ir.utils import const_i32, zero_attr
+from ..ir.utils import const_i32, zeros
 from .reducers import through_reshapes
 
 
@@ -295,7 +295,7 @@ class Exchanger:
                 own = sent if sent is not None and rnd.sent == rnd.length else _slice(
                     value, dim, rnd.lo, rnd.hi)
                 if got is None:
-                    got = _zeros(piece_type)
+                    got = zeros(piece_type)
                 got = stablehlo.SelectOp(self.flag(mesh, axes, rnd.local, piece_shape),
                                          own, got).result
             pieces.append(got if got is not None else _ZeroPiece(piece_type))
@@ -330,7 +330,7 @@ class Exchanger:
         shape[dim] = window.size
         out_type = ir.RankedTensorType.get(shape, vtype.element_type)
         if fill is None or is_zero(fill):
-            return _zeros(out_type)
+            return zeros(out_type)
         return stablehlo.BroadcastInDimOp(out_type, fill, []).result
 
     def mask(self, value: ir.Value, mesh, axes, dim: int, window: Window,
@@ -386,7 +386,7 @@ def _merge_zeros(pieces: list, dim: int) -> list[ir.Value]:
             merged[-1] = _ZeroPiece(ir.RankedTensorType.get(shape, piece.type.element_type))
         else:
             merged.append(piece)
-    return [_zeros(p.type) if isinstance(p, _ZeroPiece) else p for p in merged]
+    return [zeros(p.type) if isinstance(p, _ZeroPiece) else p for p in merged]
 
 
 def _pad(value: ir.Value, dim: int, low: int, high: int) -> ir.Value:
@@ -395,13 +395,8 @@ def _pad(value: ir.Value, dim: int, low: int, high: int) -> ir.Value:
     rank = len(vtype.shape)
     lows, highs = [0] * rank, [0] * rank
     lows[dim], highs[dim] = low, high
-    zero = _zeros(ir.RankedTensorType.get([], vtype.element_type))
+    zero = zeros(ir.RankedTensorType.get([], vtype.element_type))
     return stablehlo.PadOp(value, zero, lows, highs, [0] * rank).result
-
-
-def _zeros(value_type: ir.RankedTensorType) -> ir.Value:
-    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-        value_type, zero_attr(value_type.element_type))).result
 
 
 def constant_scalar(value: ir.Value):

@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.diagnostics import ShardpyError
-from ..ir.utils import const_i32, reducer_region, zero_attr
+from ..ir.utils import const_i32, reducer_region, zeros
 from ..lowering import padding
 from ..ops.registry import ops_with
 from ..sharding import axis_algebra as aa
@@ -382,9 +382,7 @@ class CollectiveLowering:
                                    stablehlo.ComparisonDirectionAttr.get("EQ")).result
         keep = stablehlo.BroadcastInDimOp(
             ir.RankedTensorType.get(value.type.shape, i1), keep, []).result
-        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-            value.type, zero_attr(value.type.element_type))).result
-        return stablehlo.SelectOp(keep, value, zero).result
+        return stablehlo.SelectOp(keep, value, zeros(value.type)).result
 
     def _all_slice(self, value, source, target, local_out, op) -> ir.Value:
         mesh = target.mesh
@@ -446,8 +444,7 @@ def _empty(value_type: ir.Type) -> ir.Value:
     """A new value of an empty tensor type, for a collective with nothing to exchange:
     its result must not be its operand, whose recorded sharding it would overwrite
     (seed 900904: an all_gather along an empty dim, then an all_to_all of its operand)."""
-    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-        value_type, zero_attr(value_type.element_type))).result
+    return zeros(value_type)
 
 
 def _moved_axes(source: TensorSharding, target: TensorSharding, mesh):

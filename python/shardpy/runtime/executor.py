@@ -49,7 +49,7 @@ from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocatio
                      tensor_type)
 from ..ir.diagnostics import ShardpyError
 from ..ir.layout import PARTITIONS_ATTR, num_partitions, set_num_partitions
-from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zero_attr
+from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zeros
 from ..ir.cpu_slices import slices_through_case
 from ..sharding.sdy_codec import ShardingCodec, encode_axis
 from ..sharding.model import AxisRef, TensorSharding
@@ -243,8 +243,7 @@ def _empty(value_type: ir.RankedTensorType) -> ir.Value | None:
     """A constant for a type without elements (None for other types)."""
     if jaxlib_bridge.has_elements(value_type.shape):
         return None
-    return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-        value_type, zero_attr(value_type.element_type))).result
+    return zeros(value_type)
 
 
 # --------------------------------------------------------------------------- execution

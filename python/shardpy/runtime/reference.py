@@ -12,7 +12,7 @@ from ..ir import jaxlib_bridge
 from ..ir.layout import (GSPMD_LAYOUT_TARGETS, LAYOUT_ONLY_OPS, custom_call_target,
                          is_sharding_attr)
 from ..ir.utils import (collect_ops, erase_op_forwarding_operands, filter_signature_attrs,
-                        inline_region_before, public_main, zero_attr)
+                        inline_region_before, public_main, zeros)
 from ..sharding.model import TensorSharding
 from ..sharding.sdy_codec import ShardingCodec
 
@@ -185,15 +185,6 @@ def _fit(value: ir.Value, shape) -> ir.Value:
     if all(s <= h for s, h in zip(shape, have)):
         return stablehlo.SliceOp(value, [0] * rank, shape, [1] * rank).result
     element = value_type.element_type
-    scalar = ir.RankedTensorType.get([], element)
-    if isinstance(element, ir.ComplexType):  # (no scalar attribute for a complex zero)
-        import numpy as np
-
-        width = ir.FloatType(ir.ComplexType(element).element_type).width
-        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
-            np.zeros((), np.complex64 if width == 32 else np.complex128), type=scalar)).result
-    else:
-        zero = stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
-            scalar, zero_attr(element))).result
+    zero = zeros(ir.RankedTensorType.get([], element))
     return stablehlo.PadOp(value, zero, [0] * rank, [s - h for s, h in zip(shape, have)],
                            [0] * rank, results=[ir.RankedTensorType.get(shape, element)]).result

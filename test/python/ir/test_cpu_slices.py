@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from jaxlib.mlir import ir
 
 from shardpy.ir.cpu_slices import slices_through_case
@@ -17,11 +18,16 @@ ROOT = Path(__file__).resolve().parents[3]
 COMBINED = ROOT / "test" / "CombineCollectives" / "independent_reduce_scatters.mlir"
 
 
-def partitioned(context) -> ir.Module:
+def source(element: str = "f32") -> str:
+    """The combined reduce_scatters' program, its values of `element`."""
+    return COMBINED.read_text().replace("xf32>", f"x{element}>")
+
+
+def partitioned(context, element: str = "f32") -> ir.Module:
     from shardpy.ir.diagnostics import DiagnosticEngine
     from shardpy.pipeline import Pipeline, PipelineOptions
 
-    module = ir.Module.parse(COMBINED.read_text(), context)
+    module = ir.Module.parse(source(element), context)
     engine = DiagnosticEngine(str(COMBINED))
     with engine.capturing(context):
         assert Pipeline("builtin.module(shardpy-partition)", context,
@@ -55,17 +61,18 @@ def test_pieces_move_into_a_two_branch_case():
         assert slices_through_case(module.operation) == 0  # nothing left to rewrite
 
 
-def test_the_rewritten_module_computes_the_same():
+@pytest.mark.parametrize("element", ["f32", "complex<f32>"])  # (complex: its own zeros)
+def test_the_rewritten_module_computes_the_same(element):
     from shardpy.runtime import executor as runtime
     from shardpy.runtime.arrays import random_inputs
 
     with make_context() as context:
-        global_module = ir.Module.parse(COMBINED.read_text(), context)
+        global_module = ir.Module.parse(source(element), context)
         global_sig = runtime.signature(global_module.operation)
         arrays = random_inputs([v.type for v in global_sig.args], 0)
         outputs = {}
         for rewrite in (False, True):
-            module = partitioned(context)
+            module = partitioned(context, element)
             executor = runtime.Executor("cpu")
             if not rewrite:  # the same CPU client, the rewrite skipped
                 executor.platform = "cpu, unrewritten"

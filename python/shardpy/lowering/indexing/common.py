@@ -9,7 +9,7 @@ import math
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ...ir.utils import const_i32, zero_attr
+from ...ir.utils import const_i32
 from ...sharding.model import TensorSharding
 
 
@@ -38,10 +38,6 @@ def scalar_of(value, element_type) -> ir.Value:
 
 def splat(value_type: ir.RankedTensorType, attr: ir.Attribute) -> ir.Value:
     return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(value_type, attr)).result
-
-
-def zeros(value_type: ir.RankedTensorType) -> ir.Value:
-    return splat(value_type, zero_attr(value_type.element_type))
 
 
 def spread(scalar: ir.Value, shape) -> ir.Value:

@@ -11,9 +11,10 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...ir.diagnostics import ShardpyError
+from ...ir.utils import zeros
 from ...sharding.op_rule import FactorKind, OpRule
 from .common import (conjoin, compare, dim_offset, global_size, scalar_of, spread,
-                     summable, tensor_type, to_work, work_type, zeros)
+                     summable, tensor_type, to_work, work_type)
 
 
 def dynamic_slice_combine(op: ir.Operation) -> str | None:

@@ -9,9 +9,9 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ...ir.diagnostics import ShardpyError
-from ...ir.utils import after
+from ...ir.utils import after, zeros
 from .common import (Indices, conjoin, compare, dim_offset, global_size, replace_result,
-                     scalar_of, set_bool_attr, spread, summable, tensor_type, zeros)
+                     scalar_of, set_bool_attr, spread, summable, tensor_type)
 
 
 def gather_combine(op: ir.Operation) -> str | None:
