@@ -47,7 +47,14 @@ def floats_printed_as(element: str):
         float_text = saved
 
 
+# The generator's complex values ("c64"): complex of the printed float type (bf16 has
+# none: programs with Features.bf16 draw no complex values).
+COMPLEX = "c64"
+
+
 def element_text(dtype: str) -> str:
+    if dtype == COMPLEX:
+        return f"complex<{float_text}>"
     return float_text if dtype == "f32" else dtype
 
 
