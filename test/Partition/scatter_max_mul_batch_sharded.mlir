@@ -1,6 +1,7 @@
 // Scatters with self-combining bodies, updates split on their batch dim over "x":
 //   max: idempotent, so each device scatters its updates into the whole operand and
-//        an all_reduce(max) over "x" combines them;
+//        an all_reduce(max) over "x" combines them (on the bits as i32 in IEEE total
+//        order, NaN on top: test/ToLocal/reduce_max.mlir);
 //   multiply: the operand would be counted twice, so it stays on the first device
 //        along "x" and the others start from ones; then an all_reduce(multiply).
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
@@ -14,8 +15,9 @@ sdy.mesh @mesh = <["x"=2]>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 // CHECK:         %[[MAX:.*]] = "stablehlo.scatter"(%arg0,
 // CHECK:         stablehlo.maximum
-// CHECK:         "stablehlo.all_reduce"(%[[MAX]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 1]]>
-// CHECK:           stablehlo.maximum
+// CHECK:         stablehlo.bitcast_convert %[[MAX]] : (tensor<8x4xf32>) -> tensor<8x4xi32>
+// CHECK:         "stablehlo.all_reduce"(%{{.*}}) <{{.*}}replica_groups = dense<{{\[\[}}0, 1]]>
+// CHECK:           stablehlo.maximum %{{.*}}, %{{.*}} : tensor<i32>
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|collective_permute|reduce_scatter)}}"
 // CHECK:         %[[ONES:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<8x4xf32>
 // CHECK:         %[[ONCE:.*]] = stablehlo.select %{{.*}}, %arg0, %[[ONES]]

@@ -1,7 +1,7 @@
 // A while loop whose condition reads a sharded carry (loop while max(h) < 100): the
 // carry stays sharded ([{"x"}, {"y"}]: 8x8 per device, in the loop's own signature),
-// the condition's max over the shards is finished by an all_reduce (max) over all 8
-// devices, so every device sees the same predicate and they leave the loop together;
+// the condition's max over the shards is finished by an all_reduce (max, on the bits
+// as i32 in IEEE total order: test/ToLocal/reduce_max.mlir) over all 8 devices, so every device sees the same predicate and they leave the loop together;
 // the body is elementwise and needs nothing.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
 // RUN: shardpy-run %s --check 2>&1 | FileCheck %s --check-prefix=EXEC
@@ -12,8 +12,9 @@
 // CHECK-NEXT:    stablehlo.while(%[[H:.*]] = %arg0) : tensor<8x8xf32>
 // CHECK-NEXT:    cond {
 // CHECK:           %[[M:.*]] = stablehlo.reduce(%[[H]] init: {{.*}}) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<f32>
-// CHECK-NEXT:      "stablehlo.all_reduce"(%[[M]]) <{{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7]]>
-// CHECK:             stablehlo.maximum
+// CHECK-NEXT:      stablehlo.bitcast_convert %[[M]] : (tensor<f32>) -> tensor<i32>
+// CHECK:           "stablehlo.all_reduce"(%{{.*}}) <{{.*}}replica_groups = dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7]]>
+// CHECK:             stablehlo.maximum %{{.*}}, %{{.*}} : tensor<i32>
 // CHECK:         } do {
 // CHECK-NOT:     "stablehlo.{{(all_gather|all_reduce|all_to_all|reduce_scatter|collective_permute)}}"
 sdy.mesh @mesh = <["x"=2, "y"=4]>

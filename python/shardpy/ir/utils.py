@@ -114,6 +114,24 @@ def after(op: ir.Operation) -> ir.InsertionPoint:
     return ir.InsertionPoint(block)
 
 
+def chain_readers(new: ir.Value, old: ir.Value) -> list[ir.Operation]:
+    """The ops of the chain that makes `new` from `old` which read `old` itself (what a
+    caller leaves out when it gives `old`'s other users `new`)."""
+    found, seen, todo = [], set(), [new]
+    while todo:
+        value = todo.pop()
+        if value == old or not isinstance(value, ir.OpResult):
+            continue
+        op = value.owner.operation
+        if op in seen:
+            continue
+        seen.add(op)
+        if any(operand == old for operand in op.operands):
+            found.append(op)
+        todo.extend(op.operands)
+    return found
+
+
 def zero_attr(element_type: ir.Type) -> ir.Attribute:
     if isinstance(element_type, ir.FloatType):
         return ir.FloatAttr.get(element_type, 0.0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
-from ..ir.utils import after
+from ..ir.utils import after, chain_readers
 from .padding import fit_dim
 from .reducers import reducer_kind, reducer_op
 
@@ -98,4 +98,4 @@ def lower_reduce(lw, op: ir.Operation, kind: str | None = "unknown") -> None:
     with op.location, after(op):
         combined = lw.all_reduce(result, axes, sharding.mesh, reducer_op(op))
     lw.takes_over(combined, result)
-    result.replace_all_uses_except(combined, combined.owner.operation)
+    result.replace_all_uses_except(combined, chain_readers(combined, result))

@@ -171,15 +171,17 @@ def identity_value(reducer: str, element_type: ir.Type):
     from ..ir.types import numpy_dtype
 
     dtype = numpy_dtype(element_type)
+    # (by the IR type: numpy does not count ml_dtypes' bfloat16 among its floating types)
+    floating = isinstance(element_type, ir.FloatType)
     if reducer in ("sum", "stablehlo.add", "stablehlo.or"):
         return dtype.type(0)
     if reducer in ("stablehlo.multiply", "stablehlo.and"):
         return dtype.type(1)
     if reducer == "stablehlo.maximum":
-        return dtype.type(-np.inf) if np.issubdtype(dtype, np.floating) else (
+        return dtype.type(-np.inf) if floating else (
             np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else dtype.type(0))
     if reducer == "stablehlo.minimum":
-        return dtype.type(np.inf) if np.issubdtype(dtype, np.floating) else (
+        return dtype.type(np.inf) if floating else (
             np.iinfo(dtype).max if np.issubdtype(dtype, np.integer) else dtype.type(1))
     raise ValueError(reducer)
 
@@ -218,6 +220,11 @@ def _holds_identity(attr: ir.Attribute, reducer: str, element_type: ir.Type) -> 
         return False
     if value.size != 1:
         return False
+    if value.dtype == object:  # no numpy buffer for the element type (bf16): the splat's
+        splat = ir.DenseElementsAttr(attr).get_splat_value()  # value as a Python float
+        if not isinstance(splat, ir.FloatAttr):
+            return False
+        value = [splat.value]
     return bool(value[0] == identity_value(reducer, element_type))
 
 

@@ -42,6 +42,9 @@ COLLECTIVES = ops_with(lambda e: e.collective_lowering)
 # fuzz_all_to_all_of_{concatenate,pad}_rejected_by_xla.mlir; operands with other users:
 # fuzz_all_to_all_of_sliced_value_rejected_by_xla.mlir).
 SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = ops_with(lambda e: e.xla_splits_all_to_all)
+# Reducers whose float all_reduces cross as integers in IEEE total order
+# (CollectiveLowering._ordered_all_reduce: the runtime's float max/min drops NaN).
+ORDERED_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum"})
 
 
 class CollectiveLowering:
@@ -176,7 +179,58 @@ class CollectiveLowering:
 
     def all_reduce(self, value: ir.Value, axes, mesh, reducer: str = "stablehlo.add"
                     ) -> ir.Value:
-        return self._all_reduce_over(value, self.groups(mesh, axes), reducer)
+        groups = self.groups(mesh, axes)
+        if reducer in ORDERED_REDUCERS and isinstance(value.type.element_type,
+                                                      ir.FloatType):
+            return self._ordered_all_reduce(value, groups, reducer)
+        return self._all_reduce_over(value, groups, reducer)
+
+    def _ordered_all_reduce(self, value: ir.Value, groups: ir.Attribute, reducer: str
+                            ) -> ir.Value:
+        """A float max/min across devices that keeps stablehlo's semantics (NaN wins,
+        -0 < +0): the runtime's all_reduce does not (XLA:CPU's drops NaN: jax's own
+        pmax of [nan, 1, 2, 3] is 3), so the values cross as integers of their width
+        in IEEE total order, where an integer max/min is exact, and come back. Same
+        bytes, one collective; the elementwise ops around it are fused by XLA.
+
+          key = bits ^ ((bits >>s (w-1)) & INT_MAX)     (negative floats: order reversed)
+          key = isnan(x) ? (max: INT_MAX, min: INT_MIN) : key    (NaN of any sign wins)
+          all_reduce(key) with the integer max/min; bits = the same map (an involution:
+          the sign bit is kept), bitcast back: INT_MAX and INT_MIN are NaN patterns.
+
+        Before (all_reduce of tensor<4xf32> with stablehlo.maximum), after:
+
+          %b = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xi32>
+          %k = xor %b, (and (shift_right_arithmetic %b, 31), 2147483647)
+          %n = stablehlo.compare NE, %x, %x, FLOAT
+          %r = "stablehlo.all_reduce"(select %n, 2147483647, %k) ({maximum on i32})
+          %y = stablehlo.bitcast_convert (xor %r, (and (%r >>s 31), 2147483647)) -> f32
+        """
+        value_type = ir.RankedTensorType(value.type)
+        width = ir.FloatType(value_type.element_type).width
+        int_type = ir.IntegerType.get_signless(width)
+        int_tensor = ir.RankedTensorType.get(value_type.shape, int_type)
+        high = (1 << (width - 1)) - 1  # INT_MAX: every bit but the sign
+
+        def splat(number: int) -> ir.Value:
+            return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
+                int_tensor, ir.IntegerAttr.get(int_type, number))).result
+
+        # `value` is read once (callers replace its other uses: ir.utils.chain_readers).
+        bits = stablehlo.BitcastConvertOp(int_tensor, value).result
+        shift, low_bits = splat(width - 1), splat(high)
+
+        def total_order(bits: ir.Value) -> ir.Value:  # (its own inverse)
+            sign = stablehlo.ShiftRightArithmeticOp(bits, shift).result
+            return stablehlo.XorOp(bits, stablehlo.AndOp(sign, low_bits)).result
+
+        same = stablehlo.BitcastConvertOp(value_type, bits).result  # (XLA folds it)
+        is_nan = stablehlo.CompareOp(same, same, stablehlo.ComparisonDirectionAttr.get("NE"),
+                                     compare_type=stablehlo.ComparisonTypeAttr.get("FLOAT"))
+        nan_key = low_bits if reducer == "stablehlo.maximum" else splat(-high - 1)
+        key = stablehlo.SelectOp(is_nan.result, nan_key, total_order(bits)).result
+        reduced = self._all_reduce_over(key, groups, reducer)
+        return stablehlo.BitcastConvertOp(value_type, total_order(reduced)).result
 
     def _all_reduce_over(self, value: ir.Value, groups: ir.Attribute,
                          reducer: str = "stablehlo.add") -> ir.Value:

@@ -28,3 +28,27 @@ def test_zeros_of_every_element_kind(ctx, element):
     # attribute cannot be read back through the bindings).
     assert re.search(r"dense<(false|0|0\.0+e\+00|\(0\.0+e\+00,0\.0+e\+00\))>",
                      str(constant)), str(constant)
+
+
+def test_chain_readers():
+    """The ops of a chain from `old` to `new` that read `old` itself (what a lowering
+    leaves out when it gives `old`'s other users `new`), not the ops further on."""
+    from shardpy.ir.jaxlib_bridge import make_context
+    from shardpy.ir.utils import chain_readers
+
+    with make_context():
+        module = ir.Module.parse("""
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %b = stablehlo.negate %a : tensor<4xf32>
+  %c = stablehlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xi32>
+  %d = stablehlo.bitcast_convert %c : (tensor<4xi32>) -> tensor<4xf32>
+  %e = stablehlo.add %b, %d : tensor<4xf32>
+  %f = stablehlo.multiply %e, %e : tensor<4xf32>
+  return %f : tensor<4xf32>
+}""")
+        ops = list(module.body.operations[0].regions[0].blocks[0].operations)
+        old = module.body.operations[0].regions[0].blocks[0].arguments[0]
+        readers = chain_readers(ops[4].result, old)
+        assert sorted(op.name for op in readers) == ["stablehlo.bitcast_convert",
+                                                     "stablehlo.negate"]
+        assert chain_readers(old, old) == []

@@ -13,7 +13,7 @@ from jaxlib.mlir.dialects import stablehlo
 
 from ..reducers import IDEMPOTENT_REDUCERS, identity_value, scatter_reducer
 from ...ir.diagnostics import ShardpyError
-from ...ir.utils import after
+from ...ir.utils import after, chain_readers
 from ...sharding.model import TensorSharding
 from .common import (Indices, conjoin, compare, dim_offset, global_size, i32,
                      replace_result, scalar_of, set_bool_attr, splat, spread, summable)
@@ -155,8 +155,9 @@ def lower_scatter(lw, op: ir.Operation) -> None:
                                            op.operands[i]).result
                 first_user = value.owner.operation
             if batch_axes and reducer != "stablehlo.add":
+                before = value
                 value = lw.all_reduce(value, batch_axes, updates_sharding.mesh, reducer)
-                first_user = first_user or value.owner.operation
+                first_user = first_user or chain_readers(value, before)
             finals.append((value, first_user))
     for result, (value, first_user) in zip(results, finals):
         if value is not result:
