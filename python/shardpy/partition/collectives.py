@@ -45,6 +45,10 @@ SPLIT_BY_XLA_BEFORE_ALL_TO_ALL = ops_with(lambda e: e.xla_splits_all_to_all)
 # Reducers whose float all_reduces cross as integers in IEEE total order
 # (CollectiveLowering._ordered_all_reduce: the runtime's float max/min drops NaN).
 ORDERED_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum"})
+# The float types it applies to: IEEE formats, where the integer extremes of their width
+# (all bits but the sign set, or only the sign) are NaN patterns (not so in the FNUZ
+# 8-bit formats, whose all_reduces stay as they are).
+ORDERED_FLOATS = (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)
 
 
 class CollectiveLowering:
@@ -181,7 +185,7 @@ class CollectiveLowering:
                     ) -> ir.Value:
         groups = self.groups(mesh, axes)
         if reducer in ORDERED_REDUCERS and isinstance(value.type.element_type,
-                                                      ir.FloatType):
+                                                      ORDERED_FLOATS):
             return self._ordered_all_reduce(value, groups, reducer)
         return self._all_reduce_over(value, groups, reducer)
 
