@@ -38,6 +38,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 import gradients
+import nans
 import batch_norm
 import groups
 import manual
@@ -174,6 +175,10 @@ class Features:
     # some chained): gradients.py (its own RNG: programs that do not draw it stay the
     # same).
     gradients: bool = True
+    # NaN (either sign) put into a float value that a max or min then reduces across
+    # devices (the runtime's float all_reduce drops NaN): nans.py (its own RNG: programs
+    # that do not draw it stay the same).
+    nans: bool = True
     # Values placed on one device (maximal shardings: constraints, op shardings, @main
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
     # not draw it stay the same).
@@ -1157,6 +1162,8 @@ class Generator:
             guard += 1
         if self.features.gradients:
             gradients.add(main, self.seed)
+        if self.features.nans:
+            nans.add(main, self.seed)
         if self.features.batch_norm:
             batch_norm.add(main, self.seed)
         if self.features.groups:
