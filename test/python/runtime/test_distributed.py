@@ -85,7 +85,9 @@ def test_two_processes_run_fuzz_programs_as_one(seed, tmp_path):
     sys.path.insert(0, str(FUZZ))
     import generate
 
-    program = generate.generate(seed)
+    # (without `nans`: across processes --check compares with XLA's partitioner, whose
+    # float max/min all_reduce drops the NaN that shardpy's keeps, see nans.py)
+    program = generate.generate(seed, generate.Features().without(["nans"]))
     assert np.prod([s for _, s in program.mesh]) == 8
     path = tmp_path / f"seed_{seed}.mlir"
     path.write_text(program.text)
