@@ -20,14 +20,15 @@ CASES = [  # (element type, reducer, identity)
     ("ui8", "stablehlo.maximum", 0), ("ui8", "stablehlo.minimum", 255),
     ("i1", "stablehlo.or", 0), ("i1", "stablehlo.and", 1),
 ]
-INFINITY = {("f32", 1): "0x7F800000", ("f32", -1): "0xFF800000", ("bf16", 1): "0x7F80",
-            ("bf16", -1): "0xFF80", ("f16", 1): "0x7C00", ("f16", -1): "0xFC00",
-            ("f64", 1): "0x7FF0000000000000", ("f64", -1): "0xFFF0000000000000"}
 
 
 def _literal(element: str, value) -> str:
-    if isinstance(value, float) and np.isinf(value):
-        return INFINITY[(element, 1 if value > 0 else -1)]
+    if isinstance(value, float) and np.isinf(value):  # written as its bits in hex
+        from shardpy.ir.types import numpy_dtype
+
+        with ir.Context():
+            dtype = numpy_dtype(ir.Type.parse(element))
+        return "0x%X" % np.array(value, dtype).view(f"u{dtype.itemsize}")
     if element == "i1":
         return "true" if value else "false"
     return f"{float(value):.1f}" if element in ("f32", "f64", "f16", "bf16") else str(value)

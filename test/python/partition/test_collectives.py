@@ -15,18 +15,23 @@ import pytest
 
 MESHES = {"x2_y4": (("x", 2), ("y", 4)), "a2_b2_c2": (("a", 2), ("b", 2), ("c", 2))}
 VALUES = [-np.inf, -2.0, -1.0, -0.0, 0.0, 1.0, 2.0, np.inf]
-ELEMENTS = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": "bfloat16"}
+ELEMENTS = ("f32", "f64", "f16", "bf16")
 CASES = 24
-# (+inf, -inf) as hex literals per element type
-INFINITY = {"f32": ("0x7F800000", "0xFF800000"), "f64": ("0x7FF0000000000000",
-                                                         "0xFFF0000000000000"),
-            "f16": ("0x7C00", "0xFC00"), "bf16": ("0x7F80", "0xFF80")}
 
 
-def _dtype(element: str):
-    import ml_dtypes
+def _dtype(element: str) -> np.dtype:
+    from jaxlib.mlir import ir
 
-    return np.dtype(ml_dtypes.bfloat16) if element == "bf16" else np.dtype(ELEMENTS[element])
+    from shardpy.ir.types import numpy_dtype
+
+    with ir.Context():
+        return numpy_dtype(ir.Type.parse(element))
+
+
+def _hex(value: float, element: str) -> str:
+    """`value` as MLIR writes it for `element` (its bits in hex: how inf is written)."""
+    dtype = _dtype(element)
+    return "0x%X" % np.array(value, dtype).view(f"u{dtype.itemsize}")
 
 
 def _ttype(shape, element: str) -> str:
@@ -53,7 +58,7 @@ def reduce_case(seed: int):
             dims[d].append(axis)
     sharding = ", ".join("{" + ", ".join(f'"{a}"' for a in d) + "}" for d in dims)
     reducer = rng.choice(["maximum", "minimum"])
-    init = INFINITY[element][reducer == "maximum"]  # (the reducer's identity)
+    init = _hex(-np.inf if reducer == "maximum" else np.inf, element)  # (its identity)
     out = [n for d, n in enumerate(shape) if d not in reduced]
     kept = ", ".join("{" + ", ".join(f'"{a}"' for a in dims[d]) + "}"
                      for d in range(rank) if d not in reduced)
