@@ -15,20 +15,32 @@ from __future__ import annotations
 import numpy as np
 
 from shardpy.runtime.arrays import (ROUNDING_FACTOR, Judgement,  # noqa: F401
-                                    float64_judgeable as applies, judge_in_float64 as judge)
+                                    float64_judgeable as applies, is_floating,
+                                    judge_in_float64 as judge)
 
 
 def same_discrete_outputs(reference: list[np.ndarray], exact: list[np.ndarray]) -> bool:
     """Whether the float64 program made the same integer and boolean outputs as the
-    float32 reference: if not, widening changed a discrete decision (a compare, a
-    convert to int) and the float64 run is no reference for the float outputs."""
+    reference (float outputs of any width, bf16 too, and complex ones are not compared):
+    if not, widening changed a discrete decision (a compare, a convert to int) and the
+    float64 run is no reference for the float outputs."""
     if len(reference) != len(exact):
         return False
-    return all(np.issubdtype(r.dtype, np.floating) or
+    return all(is_floating(r.dtype) or np.iscomplexobj(r) or
                (r.shape == e.shape and r.dtype == e.dtype and np.array_equal(r, e))
                for r, e in zip(reference, exact))
 
 
 def widen(inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """The float32 runs' inputs, float32 arrays as float64 (exactly: the same values)."""
-    return [x.astype(np.float64) if x.dtype == np.float32 else x for x in inputs]
+    """The runs' inputs for the program printed with f64: every float array (f32, and
+    bf16 or f16 in a bf16 program) as float64, complex64 as complex128 (exactly the
+    same values); others as they are."""
+    def wide(x: np.ndarray) -> np.ndarray:
+        if x.dtype == np.complex64:
+            return x.astype(np.complex128)
+        if is_floating(x.dtype) and x.dtype != np.float64:
+            return x.astype(np.float64)
+        return x
+
+    return [wide(x) for x in inputs]
+

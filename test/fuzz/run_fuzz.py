@@ -324,7 +324,7 @@ class Runner:
                            f"{str(err)[:300]}"]
         if not float64_check.same_discrete_outputs(reference, exact):
             return False, ["float64 check not run: the float64 program's integer outputs "
-                           "differ from the float32 one's (not a faithful reference)"]
+                           "differ from the reference's (not a faithful reference)"]
         judged = [float64_check.judge(f"out{i}", partitioned[i], reference[i], exact[i],
                                       *_tolerances(reference[i])) for i in failed]
         return all(j.ok for j in judged), [j.line for j in judged]

@@ -21,6 +21,10 @@ after:
       ...   y = (x - mean) * (scale * rsqrt(var + epsilon)) + offset
     }
 
+bf16 and f16 (and f8) batch norms are written out in f32 between converts, as XLA:CPU
+computes them on one device: in the op's own type, E[x * x] - mean * mean over partial
+sums rounded to 8 bits cancels (_WIDENED).
+
 batch_norm_grad, with c = x - mean and r = rsqrt(var + epsilon), per feature:
 grad_offset = sum(dy), grad_scale = sum(dy * c) * r, and
 grad_x = scale * r / n * (n * dy - grad_offset - c * r * grad_scale).
@@ -68,9 +72,23 @@ def expand_batch_norms(module: ir.Operation, ops: list[ir.Operation]) -> None:
         op.erase()
 
 
+# Element types whose batch statistics are computed in f32: a bf16 E[x*x] - mean*mean
+# cancels to a negative variance (NaN through rsqrt) once each device's partial sums are
+# rounded to 8 bits for the all_reduce (fuzz seed 6428 with bf16: a whole feature NaN
+# where the one-device program, which XLA:CPU computes in f32, is finite; XLA's own
+# partitioner gives the NaN too). The all_reduces then carry f32 per-feature sums: a
+# few bytes more, the one-device program's accuracy.
+_WIDENED = ("bf16", "f16")
+
+
+def _compute_element(element: str) -> str:
+    return "f32" if element in _WIDENED or element.startswith("f8") else element
+
+
 def _function_text(op: ir.Operation, name: str) -> str:
     x = ir.RankedTensorType(op.operands[0].type)
-    shape, element = list(x.shape), str(x.element_type)
+    shape, given = list(x.shape), str(x.element_type)
+    element = _compute_element(given)
     feature = ir.IntegerAttr(op.attributes["feature_index"]).value
     epsilon = ir.FloatAttr(op.attributes["epsilon"]).value
     reduced = [d for d in range(len(shape)) if d != feature]
@@ -80,6 +98,26 @@ def _function_text(op: ir.Operation, name: str) -> str:
     scalar = f"tensor<{element}>"
     dims = ", ".join(map(str, reduced))
 
+    def typed(t: str, e: str) -> str:
+        return t.replace(f"x{element}>", f"x{e}>")
+
+    def signature(args, results) -> str:
+        """The function's head (its arguments in the op's element type, converted to
+        the computing one where they differ) and its return."""
+        widened = element != given
+        params = ", ".join(f"%{a}_in: {typed(t, given)}" if widened else f"%{a}: {t}"
+                           for a, t in args)
+        returned = ", ".join(typed(t, given) for _, t in results)
+        head = f"func.func @{name}({params}) -> ({returned}) {{\n"
+        tail, names = "", [f"%{r}" for r, _ in results]
+        if widened:
+            head += "".join(f"  %{a} = stablehlo.convert %{a}_in : ({typed(t, given)}) -> "
+                            f"{t}\n" for a, t in args)
+            tail = "".join(f"  %{r}_out = stablehlo.convert %{r} : ({t}) -> "
+                           f"{typed(t, given)}\n" for r, t in results)
+            names = [f"%{r}_out" for r, _ in results]
+        return head, tail + f"  return {', '.join(names)} : {returned}\n}}\n"
+
     def reduce(value: str, result: str) -> str:
         return (f"  %{result} = stablehlo.reduce(%{value} init: %zero) applies stablehlo.add "
                 f"across dimensions = [{dims}] : ({full}, {scalar}) -> {vec}\n")
@@ -88,12 +126,13 @@ def _function_text(op: ir.Operation, name: str) -> str:
         return (f"  %{result} = stablehlo.broadcast_in_dim %{value}, dims = [{feature}] : "
                 f"({vec}) -> {full}\n")
 
-    head = (f"  %zero = stablehlo.constant dense<0.0> : {scalar}\n"
-            f"  %n = stablehlo.constant dense<{float(count):.1f}> : {vec}\n"
-            f"  %eps = stablehlo.constant dense<{epsilon:.9e}> : {vec}\n")
+    constants = (f"  %zero = stablehlo.constant dense<0.0> : {scalar}\n"
+                 f"  %n = stablehlo.constant dense<{float(count):.1f}> : {vec}\n"
+                 f"  %eps = stablehlo.constant dense<{epsilon:.9e}> : {vec}\n")
     if op.name == "stablehlo.batch_norm_training":
-        return (f"func.func @{name}(%x: {full}, %scale: {vec}, %offset: {vec}) -> "
-                f"({full}, {vec}, {vec}) {{\n" + head
+        head, tail = signature([("x", full), ("scale", vec), ("offset", vec)],
+                               [("y", full), ("mean", vec), ("var", vec)])
+        return (head + constants
                 + reduce("x", "sum")
                 + f"  %sq = stablehlo.multiply %x, %x : {full}\n"
                 + reduce("sq", "sumsq")
@@ -108,9 +147,10 @@ def _function_text(op: ir.Operation, name: str) -> str:
                 + f"  %c = stablehlo.subtract %x, %mean_b : {full}\n"
                 + f"  %y0 = stablehlo.multiply %c, %f_b : {full}\n"
                 + f"  %y = stablehlo.add %y0, %offset_b : {full}\n"
-                + f"  return %y, %mean, %var : {full}, {vec}, {vec}\n}}\n")
-    return (f"func.func @{name}(%x: {full}, %scale: {vec}, %mean: {vec}, %var: {vec}, "
-            f"%dy: {full}) -> ({full}, {vec}, {vec}) {{\n" + head
+                + tail)
+    head, tail = signature([("x", full), ("scale", vec), ("mean", vec), ("var", vec),
+                            ("dy", full)], [("dx", full), ("gscale", vec), ("goffset", vec)])
+    return (head + constants
             + f"  %ve = stablehlo.add %var, %eps : {vec}\n"
             + f"  %r = stablehlo.rsqrt %ve : {vec}\n"
             + bcast("mean", "mean_b")
@@ -129,4 +169,4 @@ def _function_text(op: ir.Operation, name: str) -> str:
             + f"  %crg = stablehlo.multiply %c, %rg_b : {full}\n"
             + f"  %t1 = stablehlo.subtract %t0, %crg : {full}\n"
             + f"  %dx = stablehlo.multiply %t1, %k_b : {full}\n"
-            + f"  return %dx, %gscale, %goffset : {full}, {vec}, {vec}\n}}\n")
+            + tail)

@@ -467,12 +467,15 @@ class Judgement:
 
 
 def float64_judgeable(partitioned: np.ndarray, reference: np.ndarray) -> bool:
-    """Whether a failed float32 comparison of this output may be judged in float64:
-    floats of the same shape and dtype, all finite (NaN/inf differences, integer and
-    boolean outputs and shape mismatches stay failures)."""
-    return (partitioned.shape == reference.shape and partitioned.dtype == reference.dtype
-            and np.issubdtype(reference.dtype, np.floating)
-            and bool(np.isfinite(partitioned).all() and np.isfinite(reference).all()))
+    """Whether a failed comparison of this output may be judged in float64: real floats
+    of any width (bf16 and f16 too: ml_dtypes' types are not numpy's np.floating) of the
+    same shape and dtype, all finite (NaN/inf differences, integer, boolean and complex
+    outputs and shape mismatches stay failures)."""
+    if partitioned.shape != reference.shape or partitioned.dtype != reference.dtype or \
+            not is_floating(reference.dtype) or np.iscomplexobj(reference):
+        return False
+    return bool(np.isfinite(partitioned.astype(np.float64)).all()
+                and np.isfinite(reference.astype(np.float64)).all())
 
 
 def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
@@ -491,9 +494,15 @@ def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
     scale = float(np.abs(exact).max()) if exact.size else 0.0
     errors = (f"partitioned error {err_part:.2g}, {reference_is} error {err_ref:.2g} "
               f"against float64")
+    width = _float_name(reference.dtype)
     if err_part <= atol + rtol * scale or err_part <= ROUNDING_FACTOR * err_ref:
-        return Judgement(True, f"{name}: within float32 rounding: {errors}")
-    return Judgement(False, f"{name}: beyond float32 rounding: {errors}")
+        return Judgement(True, f"{name}: within {width} rounding: {errors}")
+    return Judgement(False, f"{name}: beyond {width} rounding: {errors}")
+
+
+def _float_name(dtype: np.dtype) -> str:
+    """float32, bfloat16, float16...: the rounding a judgement line names."""
+    return np.dtype(dtype).name
 
 
 def _max_error(actual: np.ndarray, exact: np.ndarray) -> float:

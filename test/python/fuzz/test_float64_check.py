@@ -91,6 +91,52 @@ def test_inputs_widen_exactly():
     assert ints is i
 
 
+def bf16(x) -> np.ndarray:
+    import ml_dtypes
+
+    return np.asarray(x, np.float32).astype(ml_dtypes.bfloat16)
+
+
+def test_bf16_outputs_are_judged_in_float64():
+    """numpy does not count ml_dtypes' bfloat16 as np.floating: until the check asked
+    shardpy.runtime.arrays.is_floating, no bf16 output was ever judged (and every bf16
+    program's outputs failed same_discrete_outputs), so correct bf16 programs whose
+    one-device sum saturates (seed 6202: 1,400 off the float64 sum, the partitioned
+    one 350) stayed mismatches."""
+    exact = np.array([960.0, 2.0], np.float64)
+    reference, partitioned = bf16([256.0, 2.0]), bf16([960.0, 2.0])
+    assert float64_check.applies(partitioned, reference)
+    j = float64_check.judge("out0", partitioned, reference, exact, 0.0625, 0.0078125)
+    assert j.ok and "within bfloat16 rounding" in j.line, j.line
+    # A reference near the float64 result: 1.0 off on values of ~8 is a mismatch
+    # (beyond 4x its error and beyond bf16's tolerances, 0.0078 + 0.0625 * 8).
+    exact = np.array([8.0, 2.0], np.float64)
+    reference = bf16([8.0625, 2.0])
+    j = float64_check.judge("out0", bf16([7.9375, 2.0]), reference, exact, 0.0625,
+                            0.0078125)
+    assert j.ok, j.line
+    j = float64_check.judge("out0", bf16([9.0, 2.0]), reference, exact, 0.0625, 0.0078125)
+    assert not j.ok and "beyond bfloat16 rounding" in j.line, j.line
+
+
+def test_bf16_outputs_are_not_discrete():
+    reference = [bf16([0.5]), np.array([3], np.int32)]
+    assert float64_check.same_discrete_outputs(reference, [np.array([0.75]),
+                                                           np.array([3], np.int32)])
+    assert not float64_check.same_discrete_outputs(reference, [np.array([0.5]),
+                                                               np.array([4], np.int32)])
+
+
+def test_bf16_and_complex_inputs_widen_exactly():
+    x = bf16(np.random.default_rng(0).standard_normal(8))
+    z = (np.arange(3) + 1j * np.arange(3)).astype(np.complex64)
+    h = np.linspace(-2, 2, 5).astype(np.float16)
+    wide, zw, hw = float64_check.widen([x, z, h])
+    assert wide.dtype == np.float64 and np.array_equal(wide, x.astype(np.float32))
+    assert zw.dtype == np.complex128 and np.array_equal(zw, z)
+    assert hw.dtype == np.float64 and np.array_equal(hw, h)
+
+
 # ------------------------------------------------------------- the f64 program text
 
 
@@ -141,11 +187,29 @@ def runner():
     return run_fuzz.Runner(generate.Features.from_spec(known_issues.DISABLED))
 
 
-def test_cancelling_dot_passes_on_the_float64_check(runner):
-    outcome = runner.run_seed(CANCELLING_SEED)
+# Seed 6202 with Features.bf16: a bf16 sum of 960 values that the one-device program
+# adds up until it saturates (1,400 off the float64 sum; the partitioned one 350). Until
+# the check counted bf16 as floating it was never judged: a mismatch.
+BF16_SATURATING_SEED = 6202
+
+
+@pytest.fixture(scope="module")
+def bf16_runner():
+    import run_fuzz
+
+    features = generate.Features.from_spec(known_issues.DISABLED).with_(["bf16"])
+    return run_fuzz.Runner(features)
+
+
+@pytest.mark.parametrize("runner_name, seed, line", [
+    ("runner", CANCELLING_SEED, "out0: within float32 rounding"),
+    ("bf16_runner", BF16_SATURATING_SEED, "out2: within bfloat16 rounding"),
+])
+def test_rounding_passes_on_the_float64_check(request, runner_name, seed, line):
+    outcome = request.getfixturevalue(runner_name).run_seed(seed)
     assert outcome.status == "pass", outcome.detail
     assert outcome.float64_checked
-    assert outcome.detail.startswith("out0: within float32 rounding"), outcome.detail
+    assert outcome.detail.startswith(line), outcome.detail
 
 
 def test_cancelling_dot_off_by_a_little_more_is_a_mismatch(runner, monkeypatch):
@@ -162,3 +226,21 @@ def test_cancelling_dot_off_by_a_little_more_is_a_mismatch(runner, monkeypatch):
     assert outcome.status == "mismatch", outcome.detail
     assert not outcome.float64_checked
     assert "out0: beyond float32 rounding" in outcome.detail
+
+
+def test_bf16_output_off_by_its_size_is_a_mismatch(bf16_runner, monkeypatch):
+    """The same program with every element of out0 (values up to 3.5) 1.0 off: beyond
+    bf16's tolerances and the one-device run's rounding (out2 still passes)."""
+    run_per_device = bf16_runner.executor.run_per_device
+
+    def wrong(*args, **kwargs):
+        result = run_per_device(*args, **kwargs)
+        out = result.outputs[0]
+        result.outputs[0] = (out.astype(np.float32) + 1.0).astype(out.dtype)
+        return result
+
+    monkeypatch.setattr(bf16_runner.executor, "run_per_device", wrong)
+    outcome = bf16_runner.run_seed(BF16_SATURATING_SEED)
+    assert outcome.status == "mismatch", outcome.detail
+    assert "out0: beyond bfloat16 rounding: partitioned error 1," in outcome.detail
+    assert "out2: within bfloat16 rounding" in outcome.detail, outcome.detail

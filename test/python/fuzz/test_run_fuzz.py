@@ -55,12 +55,14 @@ def test_fuzz_chunk(chunk, pool, tmp_path_factory):
     assert not bad, f"{len(bad)} of {PER_CHUNK} fuzz programs failed:\n{message}"
 
 
-BF16_SEEDS = range(6_000, 6_020)  # (test/fuzz/README.md: the bf16 run of seeds 6000-6199)
+# (test/fuzz/README.md: the bf16 runs from seed 6000; 6060 and 6069 write out bf16 batch
+# norms, which were off by far more than rounding before they were computed in f32)
+BF16_SEEDS = range(6_000, 6_070)
 
 
 def test_fuzz_bf16_programs(tmp_path_factory):
     """The same kind of programs with their floats in bf16 (Features.bf16), compared with
-    bf16's tolerances."""
+    bf16's tolerances, then judged against the f64 program."""
     disabled = known_issues.DISABLED + ("+bf16",)
     workers = run_fuzz.Pool(JOBS, disabled, timeout=120.0)
     try:
