@@ -109,6 +109,7 @@ class Value:
     # on the values XLA may replace by it.
     sliced: bool = False      # a dynamic_slice's result (Features.indexed_dynamic_slices)
     top_k: bool = False       # a chlo.top_k result (Features.top_k_through_barrier)
+    nan: bool = False         # holds NaN (nans.py)
 
     @property
     def type(self) -> str:

@@ -38,6 +38,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 import gradients
+import mixed
 import nans
 import batch_norm
 import groups
@@ -178,6 +179,11 @@ class Features:
     # devices (the runtime's float all_reduce drops NaN): nans.py (its own RNG: programs
     # that do not draw it stay the same).
     nans: bool = True
+    # Mixed precision: a float value taken down to bf16 or f16, a dim sharded, then a
+    # dot with an f32 result, a narrow sum or max, or narrow elementwise math across
+    # devices: mixed.py (its own RNG: programs that do not draw it stay the same; none
+    # with Features.bf16).
+    mixed: bool = True
     # Values placed on one device (maximal shardings: constraints, op shardings, @main
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
     # not draw it stay the same).
@@ -1170,6 +1176,8 @@ class Generator:
         bare = self.features.manual and manual.add(main, self.seed) and \
             manual.bare(self.seed)
         placed = self.features.maximal and maximal.add(main, self.seed)
+        if self.features.mixed:
+            mixed.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
         for v in results:

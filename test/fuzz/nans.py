@@ -52,7 +52,7 @@ def add(fb, seed: int) -> None:
                 f"-> {ttype(shape, 'f32')}")
         fb.use(v)
         fb.ops += 1
-        fb.pool.append(Value(out, shape, "f32", v.mag, False))
+        fb.pool.append(Value(out, shape, "f32", v.mag, False, nan=True))
 
 
 def _nan_at(fb, v: Value, dim: int, index: int, negative: bool) -> str:

@@ -114,6 +114,17 @@ def test_nan_through_max_min(pool, tmp_path_factory):
     _all_pass(seeds, pool, tmp_path_factory.mktemp("fuzz_failures_nans"))
 
 
+def test_mixed_precision(pool, tmp_path_factory):
+    """Programs that take a value down to bf16 or f16, shard a dim and compute across
+    devices there (mixed.draws): a dot with an f32 result over the sharded dim, a narrow
+    sum or max over it, narrow elementwise math."""
+    import mixed
+
+    seeds = [s for s in range(9_000_000, 9_000_200) if mixed.draws(s)][:8]
+    assert len(seeds) == 8
+    _all_pass(seeds, pool, tmp_path_factory.mktemp("fuzz_failures_mixed"))
+
+
 def _all_pass(seeds, pool, failures_dir) -> None:
     outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
                                   failures_dir=failures_dir)
