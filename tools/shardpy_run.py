@@ -522,32 +522,15 @@ def _run_reference_by_xla(executor, context, module, partitioned, inputs, num_de
     shardpy's per-device program lays them out (unreduced results summed; uneven ones
     padded at XLA's boundary), and each process keeps its devices' blocks. Two
     partitioners agreeing block by block is the check."""
-    import dataclasses
-
-    from shardpy.gspmd.import_gspmd import import_module
-    from shardpy.ir.utils import drop_data_flow_edges
-    from shardpy.runtime import executor as runtime
+    from shardpy.runtime.reference import run_partitioned_by_xla
 
     print("reference: XLA's SPMD partitioner on the same devices (the arguments and "
           "results laid out as shardpy's)")
     report["reference"] = "xla-partitioner-same-layout"
-    with context, module.location:
-        import_module(module)  # (GSPMD input: XLA's Shardy path takes sdy meshes)
-        drop_data_flow_edges(module)  # (Shardy's import in XLA makes its own)
-    given, local = runtime.signature(module), runtime.signature(partitioned)
-
-    def laid_out(g, lv):
-        sharding = lv.sharding
-        if sharding is not None and sharding.unreduced:
-            sharding = dataclasses.replace(sharding, unreduced=())
-        return runtime.BoundaryValue(g.name, g.type, sharding)
-
-    sig = runtime.Signature(tuple(map(laid_out, given.args, local.args)),
-                            tuple(map(laid_out, given.results, local.results)))
     try:
-        program = executor.compile_partitioned_by_xla(module, sig, inputs, num_devices,
-                                                      pad_uneven=True)
-        return program.run()
+        with context:
+            return run_partitioned_by_xla(executor, module, partitioned, inputs,
+                                          num_devices)
     except ShardpyError as err:
         raise ShardpyError(f"the reference, XLA's partitioner, failed: {err.message} "
                            f"(--check-against one-device compares with the unpartitioned "

@@ -1,12 +1,14 @@
 """GPT-style decoder train steps (issue 14): flax.nnx layers, optax clip + AdamW.
 
 The model: token + position embeddings, pre-LN blocks (causal nnx.MultiHeadAttention, GELU
-MLP), a final LayerNorm and an untied LM head. Three programs:
+MLP), a final LayerNorm and an untied LM head. Programs:
 
   gpt_dp_tp_mesh2x4     DP x TP on (2, 4) ("data", "model"): batch on data; Megatron-style
                         tensor parallelism from `nnx.with_partitioning` on the kernels
                         (q/k/v heads and the MLP's hidden dim on model; the attention out
                         and MLP down projections contract over model; vocab on model)
+  gpt_bf16_dp_tp_mesh2x4  the DP x TP program in mixed precision: bf16 activations and
+                        matmuls (the layers' dtype), f32 weights, gradients, AdamW state
   gpt_fsdp_mesh8        FSDP on (8,) ("data",): batch on data, every weight sharded on data
                         along its largest dim
   gpt_scan_fsdp_mesh8   the FSDP program with the blocks stacked by `nnx.vmap` and run by
@@ -30,6 +32,8 @@ class Config(LMSizes):
     heads: int = 4
     mlp: int = 512
     tp: str | None = None  # the mesh axis of tensor parallelism, None for none
+    dtype: str | None = None  # the layers' compute dtype ("bfloat16": mixed precision,
+                              # f32 weights); None computes in the weights' f32
 
 
 def _init(spec, init=nnx.initializers.normal(0.02)):
@@ -39,18 +43,19 @@ def _init(spec, init=nnx.initializers.normal(0.02)):
 class Block(nnx.Module):
     def __init__(self, cfg: Config, *, rngs: nnx.Rngs):
         tp = cfg.tp
-        self.ln1 = nnx.LayerNorm(cfg.d_model, rngs=rngs)
+        self.ln1 = nnx.LayerNorm(cfg.d_model, dtype=cfg.dtype, rngs=rngs)
         self.attn = nnx.MultiHeadAttention(
-            num_heads=cfg.heads, in_features=cfg.d_model, decode=False,
+            num_heads=cfg.heads, in_features=cfg.d_model, decode=False, dtype=cfg.dtype,
             kernel_init=_init((None, tp, None)),       # q/k/v: [d, heads, head_dim]
             out_kernel_init=_init((tp, None, None)),   # out:   [heads, head_dim, d]
             bias_init=_init((tp, None), nnx.initializers.zeros_init()),
             out_bias_init=nnx.initializers.zeros_init(),
             rngs=rngs)
-        self.ln2 = nnx.LayerNorm(cfg.d_model, rngs=rngs)
-        self.fc = nnx.Linear(cfg.d_model, cfg.mlp, kernel_init=_init((None, tp)),
+        self.ln2 = nnx.LayerNorm(cfg.d_model, dtype=cfg.dtype, rngs=rngs)
+        self.fc = nnx.Linear(cfg.d_model, cfg.mlp, kernel_init=_init((None, tp)), dtype=cfg.dtype,
                              bias_init=_init((tp,), nnx.initializers.zeros_init()), rngs=rngs)
-        self.proj = nnx.Linear(cfg.mlp, cfg.d_model, kernel_init=_init((tp, None)), rngs=rngs)
+        self.proj = nnx.Linear(cfg.mlp, cfg.d_model, kernel_init=_init((tp, None)),
+                               dtype=cfg.dtype, rngs=rngs)
 
     def __call__(self, x, mask):
         x = x + self.attn(self.ln1(x), mask=mask)
@@ -61,8 +66,8 @@ class GPT(nnx.Module):
     def __init__(self, cfg: Config, *, scan: bool = False, rngs: nnx.Rngs):
         self.scan = scan
         self.wte = nnx.Embed(cfg.vocab, cfg.d_model, embedding_init=_init((cfg.tp, None)),
-                             rngs=rngs)
-        self.wpe = nnx.Embed(cfg.seq, cfg.d_model, rngs=rngs)
+                             dtype=cfg.dtype, rngs=rngs)
+        self.wpe = nnx.Embed(cfg.seq, cfg.d_model, dtype=cfg.dtype, rngs=rngs)
         if scan:
             @nnx.split_rngs(splits=cfg.layers)
             @nnx.vmap(in_axes=(0,), out_axes=0, transform_metadata={nnx.PARTITION_NAME: None})
@@ -72,8 +77,8 @@ class GPT(nnx.Module):
             self.blocks = make_blocks(rngs)
         else:
             self.blocks = nnx.List([Block(cfg, rngs=rngs) for _ in range(cfg.layers)])
-        self.ln_f = nnx.LayerNorm(cfg.d_model, rngs=rngs)
-        self.head = nnx.Linear(cfg.d_model, cfg.vocab, use_bias=False,
+        self.ln_f = nnx.LayerNorm(cfg.d_model, dtype=cfg.dtype, rngs=rngs)
+        self.head = nnx.Linear(cfg.d_model, cfg.vocab, use_bias=False, dtype=cfg.dtype,
                                kernel_init=_init((None, cfg.tp)), rngs=rngs)
 
     def __call__(self, tokens):
@@ -113,6 +118,13 @@ PROGRAMS = [
         name="gpt_dp_tp_mesh2x4", mesh_shape=(2, 4), axis_names=("data", "model"),
         build=_build(Config(tp="model"), scan=False, fsdp_axis=None), donate=(0, 1),
         description=f"GPT train step ({_SIZES}), batch on data, Megatron TP on model"),
+    ModelProgram(
+        # Mixed precision: bf16 activations and matmuls (flax's dtype), f32 weights,
+        # gradients and optimizer state; the loss in f32.
+        name="gpt_bf16_dp_tp_mesh2x4", mesh_shape=(2, 4), axis_names=("data", "model"),
+        build=_build(Config(tp="model", dtype="bfloat16"), scan=False, fsdp_axis=None),
+        donate=(0, 1),
+        description=f"GPT train step ({_SIZES}) in bf16 with f32 weights, DP x TP"),
     ModelProgram(
         name="gpt_fsdp_mesh8", mesh_shape=(8,), axis_names=("data",),
         build=_build(Config(), scan=False, fsdp_axis="data"), donate=(0, 1),

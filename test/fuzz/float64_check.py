@@ -44,3 +44,37 @@ def widen(inputs: list[np.ndarray]) -> list[np.ndarray]:
 
     return [wide(x) for x in inputs]
 
+
+
+def narrow(output: np.ndarray) -> bool:
+    """A float output narrower than f32 (bf16, f16): rounded to 8 or 11 bits at every
+    partial sum the partitioned program adds across devices."""
+    return is_floating(output.dtype) and not np.iscomplexobj(output) and \
+        output.dtype.itemsize < 4
+
+
+def judge_against_xla(name: str, partitioned: np.ndarray, xla: np.ndarray,
+                      exact: np.ndarray, rtol: float, atol: float) -> Judgement:
+    """A narrow float output beyond the one-device run's rounding (XLA:CPU adds a bf16
+    dot or reduce up in f32 on one device; partitioned, each device's partial result
+    is rounded to bf16 before the all_reduce adds them), judged against XLA's own
+    partitioning of the same program, which rounds its partial sums too: it passes
+    when it is within the type's tolerances of XLA's output, or no further from the
+    float64 run than XLA's is (+ atol)."""
+    from shardpy.runtime import arrays
+
+    if not applies(partitioned, xla) or exact.shape != xla.shape:
+        return Judgement(False, f"{name}: no judgement against XLA's partitioning (not "
+                                f"finite floats of one shape)")
+    exact = exact.astype(np.float64)
+    err_part = float(np.abs(partitioned.astype(np.float64) - exact).max(initial=0.0))
+    err_xla = float(np.abs(xla.astype(np.float64) - exact).max(initial=0.0))
+    apart = arrays.compare(name, partitioned, xla, rtol, atol)
+    errors = (f"partitioned error {err_part:.2g}, XLA-partitioned error {err_xla:.2g} "
+              f"against float64, {apart.max_abs_error:.2g} apart")
+    width = np.dtype(xla.dtype).name
+    if apart.ok or err_part <= err_xla + atol:
+        return Judgement(True, f"{name}: within {width} rounding of XLA's own "
+                               f"partitioning: {errors}")
+    return Judgement(False, f"{name}: beyond {width} rounding of XLA's own partitioning: "
+                            f"{errors}")

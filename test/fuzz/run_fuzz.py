@@ -250,7 +250,7 @@ class Runner:
                 return Outcome(seed, "run-error", f"internal error: {type(err).__name__}: "
                                                   f"{err}\n" + traceback.format_exc(),
                                warnings=warnings)
-        outcome = self._compare(seed, result, expected, inputs, widened)
+        outcome = self._compare(seed, result, expected, inputs, widened, (text, op))
         outcome.warnings = warnings
         return outcome
 
@@ -288,9 +288,12 @@ class Runner:
             StripShardings().run(module)
         return self.executor.run_global(module, inputs).outputs
 
-    def _compare(self, seed: int, result, expected, inputs, widened) -> Outcome:
+    def _compare(self, seed: int, result, expected, inputs, widened, program=None
+                 ) -> Outcome:
         """The partitioned run's outputs against the one-device run's (float outputs
-        that fail: against the f64 program `widened` makes, see float64_check)."""
+        that fail: against the f64 program `widened` makes, see float64_check; bf16 and
+        f16 ones that fail that too: against XLA's own partitioning of the program,
+        `program` = (its text, shardpy's per-device module))."""
         from shardpy.runtime import arrays
 
         # (bf16 outputs: the type's own tolerances, 8 and 1 units of its precision;
@@ -309,24 +312,59 @@ class Runner:
         if widened is None or diverged or not all(
                 float64_check.applies(result.outputs[i], expected[i]) for i in failed):
             return Outcome(seed, "mismatch", "\n".join(lines))
-        ok, judged = self._judge_in_float64(widened, inputs, failed, result.outputs, expected)
-        if ok:
-            return Outcome(seed, "pass", "\n".join(judged), float64_checked=True)
-        return Outcome(seed, "mismatch", "\n".join(lines + judged))
+        exact, judged = self._judge_in_float64(widened, inputs, failed, result.outputs,
+                                               expected)
+        detail = [j.line for j in judged]
+        if exact is None:  # (one line saying why there is no float64 judgement)
+            return Outcome(seed, "mismatch", "\n".join(lines + detail))
+        still = [i for i, j in zip(failed, judged) if not j.ok]
+        if still and program and all(float64_check.narrow(expected[i]) for i in still):
+            ok, more = self._judge_against_xla(program, inputs, still, result.outputs,
+                                               exact)
+            detail += more
+            still = [] if ok else still
+        if not still:
+            return Outcome(seed, "pass", "\n".join(detail), float64_checked=True)
+        return Outcome(seed, "mismatch", "\n".join(lines + detail))
 
     def _judge_in_float64(self, widened, inputs, failed, partitioned, reference
-                          ) -> tuple[bool, list[str]]:
-        """(all of `failed` pass the float64 check, the lines saying how)."""
+                          ) -> tuple[list | None, list]:
+        """(the float64 program's outputs, or None where it is no reference; a
+        float64_check.Judgement per output of `failed`, or one saying why not)."""
         try:
             exact = self._run_float64(widened(), float64_check.widen(inputs))
         except Exception as err:  # noqa: BLE001 - no exact reference: the mismatch stays
-            return False, [f"float64 check not run: {type(err).__name__}: "
-                           f"{str(err)[:300]}"]
+            return None, [float64_check.Judgement(
+                False, f"float64 check not run: {type(err).__name__}: {str(err)[:300]}")]
         if not float64_check.same_discrete_outputs(reference, exact):
-            return False, ["float64 check not run: the float64 program's integer outputs "
-                           "differ from the reference's (not a faithful reference)"]
-        judged = [float64_check.judge(f"out{i}", partitioned[i], reference[i], exact[i],
-                                      *_tolerances(reference[i])) for i in failed]
+            return None, [float64_check.Judgement(
+                False, "float64 check not run: the float64 program's integer outputs "
+                       "differ from the reference's (not a faithful reference)")]
+        return exact, [float64_check.judge(f"out{i}", partitioned[i], reference[i],
+                                           exact[i], *_tolerances(reference[i]))
+                       for i in failed]
+
+    def _judge_against_xla(self, program, inputs, failed, partitioned, exact
+                           ) -> tuple[bool, list[str]]:
+        """bf16/f16 outputs beyond the one-device run's rounding, against XLA's own
+        partitioning of the same module (its arguments and results laid out as
+        shardpy's): float64_check.judge_against_xla."""
+        from jaxlib.mlir import ir
+
+        from shardpy.runtime import executor as runtime
+        from shardpy.runtime.reference import run_partitioned_by_xla
+
+        text, per_device = program
+        try:
+            module = ir.Module.parse(text, self.context).operation
+            devices = runtime.device_count(per_device, runtime.signature(per_device))
+            xla = run_partitioned_by_xla(self.executor, module, per_device, inputs,
+                                         devices).outputs
+        except Exception as err:  # noqa: BLE001 - no XLA yardstick: the mismatch stays
+            return False, [f"XLA check not run: {type(err).__name__}: {str(err)[:300]}"]
+        judged = [float64_check.judge_against_xla(f"out{i}", partitioned[i], xla[i],
+                                                  exact[i], *_tolerances(xla[i]))
+                  for i in failed]
         return all(j.ok for j in judged), [j.line for j in judged]
 
     def _run_float64(self, text: str, inputs) -> list:

@@ -137,6 +137,34 @@ def test_bf16_and_complex_inputs_widen_exactly():
     assert hw.dtype == np.float64 and np.array_equal(hw, h)
 
 
+def test_narrow_outputs():
+    assert float64_check.narrow(bf16([1.0]))
+    assert float64_check.narrow(np.ones(2, np.float16))
+    assert not float64_check.narrow(np.ones(2, np.float32))
+    assert not float64_check.narrow(np.ones(2, np.int16))
+    assert not float64_check.narrow(np.ones(2, np.complex64))
+
+
+def test_narrow_outputs_judged_against_xla_partitioning():
+    """Seed 8001266's numbers: a bf16 dot of 576 terms that cancel to 0.0596; one device
+    (f32 inside) is 1e-4 off, shardpy's partitioning 0.028 and XLA's 0.06 (both round
+    their partial dots to bf16 before the all_reduce)."""
+    exact = np.array([0.0596], np.float64)
+    xla = bf16([0.0])
+
+    def judged(partitioned):
+        return float64_check.judge_against_xla("out2", bf16(partitioned), xla, exact,
+                                               0.0625, 0.0078125)
+
+    j = judged([0.0312])  # closer to float64 than XLA's
+    assert j.ok and "within bfloat16 rounding of XLA's own partitioning" in j.line, j.line
+    assert judged([0.0039]).ok  # within bf16's tolerances of XLA's
+    j = judged([0.5])  # 0.44 off: further than XLA's 0.06, 0.5 apart
+    assert not j.ok and "beyond bfloat16 rounding of XLA's own partitioning" in j.line
+    assert not float64_check.judge_against_xla("out2", bf16([np.nan]), xla, exact, 0.0625,
+                                               0.0078125).ok
+
+
 # ------------------------------------------------------------- the f64 program text
 
 
@@ -187,6 +215,11 @@ def runner():
     return run_fuzz.Runner(generate.Features.from_spec(known_issues.DISABLED))
 
 
+# Seed 8001266 with Features.bf16: out2 is a bf16 dot of 576 terms (|terms| up to ~30)
+# that cancel to 0.0596, sharded over both contracted dims: the partial dots, rounded to
+# bf16 before the all_reduce, leave shardpy 0.028 off and XLA's own partitioning 0.06;
+# one device (f32 inside) 1e-4.
+BF16_PARTIAL_DOTS_SEED = 8001266
 # Seed 6202 with Features.bf16: a bf16 sum of 960 values that the one-device program
 # adds up until it saturates (1,400 off the float64 sum; the partitioned one 350). Until
 # the check counted bf16 as floating it was never judged: a mismatch.
@@ -228,19 +261,36 @@ def test_cancelling_dot_off_by_a_little_more_is_a_mismatch(runner, monkeypatch):
     assert "out0: beyond float32 rounding" in outcome.detail
 
 
-def test_bf16_output_off_by_its_size_is_a_mismatch(bf16_runner, monkeypatch):
-    """The same program with every element of out0 (values up to 3.5) 1.0 off: beyond
-    bf16's tolerances and the one-device run's rounding (out2 still passes)."""
+def test_bf16_partial_dots_pass_against_xla_partitioning(bf16_runner):
+    outcome = bf16_runner.run_seed(BF16_PARTIAL_DOTS_SEED)
+    assert outcome.status == "pass", outcome.detail
+    assert outcome.detail.splitlines() == [
+        line for line in outcome.detail.splitlines() if line.startswith("out2: ")]
+    assert "out2: beyond bfloat16 rounding: partitioned error" in outcome.detail
+    assert "out2: within bfloat16 rounding of XLA's own partitioning" in outcome.detail
+
+
+@pytest.mark.parametrize("seed, index, delta, lines", [
+    # Every element of out0 (values up to 3.5) 1.0 off: beyond bf16's tolerances and the
+    # one-device run's rounding (out2 still passes).
+    (BF16_SATURATING_SEED, 0, 1.0, ["out0: beyond bfloat16 rounding: partitioned error 1,",
+                                    "out2: within bfloat16 rounding"]),
+    # out2 0.25 further off (0.0596 expected): beyond the one-device run's rounding and
+    # further from float64 than XLA's own partitioning.
+    (BF16_PARTIAL_DOTS_SEED, 2, 0.25, ["out2: beyond bfloat16 rounding of XLA's own "
+                                       "partitioning"]),
+])
+def test_bf16_output_off_is_a_mismatch(bf16_runner, monkeypatch, seed, index, delta, lines):
     run_per_device = bf16_runner.executor.run_per_device
 
     def wrong(*args, **kwargs):
         result = run_per_device(*args, **kwargs)
-        out = result.outputs[0]
-        result.outputs[0] = (out.astype(np.float32) + 1.0).astype(out.dtype)
+        out = result.outputs[index]
+        result.outputs[index] = (out.astype(np.float32) + delta).astype(out.dtype)
         return result
 
     monkeypatch.setattr(bf16_runner.executor, "run_per_device", wrong)
-    outcome = bf16_runner.run_seed(BF16_SATURATING_SEED)
+    outcome = bf16_runner.run_seed(seed)
     assert outcome.status == "mismatch", outcome.detail
-    assert "out0: beyond bfloat16 rounding: partitioned error 1," in outcome.detail
-    assert "out2: within bfloat16 rounding" in outcome.detail, outcome.detail
+    for line in lines:
+        assert line in outcome.detail, outcome.detail
