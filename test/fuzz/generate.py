@@ -180,9 +180,9 @@ class Features:
     # that do not draw it stay the same).
     nans: bool = True
     # Mixed precision: a float value taken down to bf16 or f16, a dim sharded, then a
-    # dot with an f32 result, a narrow sum or max, or narrow elementwise math across
-    # devices: mixed.py (its own RNG: programs that do not draw it stay the same; none
-    # with Features.bf16).
+    # dot with an f32 result, a narrow sum or max, or a narrow square across devices:
+    # mixed.py (its own RNG: programs that do not draw it stay the same; none with
+    # Features.bf16).
     mixed: bool = True
     # Values placed on one device (maximal shardings: constraints, op shardings, @main
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
