@@ -32,9 +32,11 @@ class LocalOp:
     lower        shardpy-to-local's fix-up for the op (a function (lowering, op)); None:
                  the op is correct on shards as it is, once its result types are shrunk
                  to local shapes. It returns True when it erased the op.
-    exchange     with permutation: the bytes per device the lowering moves between
-                 devices for given operand and result shardings (op, operands, results),
-                 or None where it cannot compute on them. insert-reshards weighs it
+    exchange     with permutation: the collectives the lowering makes between devices
+                 for given operand and result shardings (op, operands, results), a
+                 tuple of (kind, group size, bytes per device): a halo's
+                 collective_permutes, a scan's all_gather of totals; None where it
+                 cannot compute on them. insert-reshards weighs it
                  against keeping the windowed factors whole (the planner's gathers) and
                  takes the cheaper: e.g. a slice keeping a small part of a dim may cost
                  less gathered than shifted.

@@ -15,7 +15,7 @@ model):
   3. each with reduction factors sharded (partial sums) and, where LocalOp.whole_too,
      whole; each with permutation factors (padded, sliced, reversed, windowed dims)
      whole, and sharded where the op's lowering exchanges halos (LocalOp.exchange:
-     the bytes its collective_permutes move count too);
+     the collectives it makes count too, each by its kind);
   4. need-replication factors (a sorted dim, a top-k dim) an operand has sharded:
      their axes moved onto another factor of the op (an all_to_all in, and one back
      where the result wants it), or, where LocalOp.split allows (top_k), kept sharded
@@ -139,7 +139,7 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                 bases.append(factor_axes)  # windowed factors whole
             candidate = _placed(memo, op, rule, factor_axes, operand_shardings, template,
                                 combine, entry)
-            moved = 0.0
+            moved = ()
             if exchange and not whole and entry.exchange is not None:
                 moved = entry.exchange(op, candidate.operands, candidate.results)
                 if moved is None:
@@ -147,8 +147,7 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
             if _seen(ranked, candidate, moved) and weighed is None:
                 continue
             key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
-                                   model, ("collective_permute", 2, moved), memo=memo,
-                                   io=io)
+                                   model, moved, memo=memo, io=io)
             if weighed is not None:
                 weighed.append((key, candidate))
             if best is None or key < best[0]:
@@ -162,7 +161,7 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                                            sizes, uneven):
             candidate = _placed(memo, op, rule, moved, operand_shardings, template,
                                 combine, entry)
-            if _seen(ranked, candidate, 0.0) and weighed is None:
+            if _seen(ranked, candidate, ()) and weighed is None:
                 continue
             key, seconds = _ranked(op, candidate, operand_shardings, result_shardings,
                                    model, memo=memo, io=io)
@@ -175,8 +174,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                     op, rule, entry, tensors, num_operands, factor_axes, template):
                 key, seconds = _ranked(op, candidate, operand_shardings,
                                        result_shardings, model,
-                                       ("all_gather", shards, internal), exchanges=False,
-                                       memo=memo, io=io)
+                                       (("all_gather", shards, internal),),
+                                       exchanges=False, memo=memo, io=io)
                 if weighed is not None:
                     weighed.append((key, candidate))
                 if key < best[0]:
@@ -186,21 +185,22 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
 
 
 def rank(op, candidate: OpPlan, operand_shardings, result_shardings, model,
-         internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True) -> tuple:
+         internal: tuple = (), exchanges: bool = True) -> tuple:
     """A placement's sort key: (estimated nanoseconds, bytes moved, work per device,
-    whether it exchanges). `internal`: a collective the op's lowering makes itself
-    (kind, group size, bytes per device: a halo exchange's collective_permutes, a split
-    top-k's all_gather), counted in both time and bytes. Without a model, bytes first."""
+    whether it exchanges). `internal`: the collectives the op's lowering makes itself,
+    (kind, group size, bytes per device) each (a halo exchange's collective_permutes, a
+    scan's all_gather of totals, a split top-k's all_gather), counted in both time and
+    bytes. Without a model, bytes first."""
     return _ranked(op, candidate, operand_shardings, result_shardings, model, internal,
                    exchanges)[0]
 
 
 def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
-            internal: tuple[str, int, float] = ("", 0, 0.0), exchanges: bool = True,
+            internal: tuple = (), exchanges: bool = True,
             memo: PlanMemo | None = None, io: tuple | None = None
             ) -> tuple[tuple, float | None]:
     """(rank's key, the estimated seconds it rounds; None without a model)."""
-    kind, group, extra = internal
+    extra = sum(moved for _, _, moved in internal)
     flag = exchanges and extra > 0
     memo = PlanMemo() if memo is None else memo
     io = op_io(op, memo) if io is None else io
@@ -228,13 +228,13 @@ def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
         moved += found[0]
         seconds += found[1]
     seconds += own[1]
-    if extra > 0:
-        seconds += model.time(kind, max(group, 2), extra)
+    for kind, group, moved_by_op in internal:
+        seconds += model.time(kind, max(group, 2), moved_by_op)
     return (nanoseconds(seconds), extra + moved, own[0], flag), seconds
 
 
-def _seen(ranked: set, candidate: OpPlan, extra: float) -> bool:
-    """Has this placement (its shardings by identity, the op's own collective) been
+def _seen(ranked: set, candidate: OpPlan, extra: tuple) -> bool:
+    """Has this placement (its shardings by identity, the op's own collectives) been
     ranked already? Adds it if not."""
     key = (tuple(map(id, candidate.operands)), tuple(map(id, candidate.results)), extra)
     if key in ranked:

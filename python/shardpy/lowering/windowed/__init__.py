@@ -5,8 +5,8 @@ Each op has an *analysis* (`_analyse_<op>`, in the op's module): given global sh
 and the shardings insert-reshards chose, what every device needs along each sharded
 windowed dim (a halo.Window) and the op's local attributes there — or None when
 shardpy cannot compute those shardings on shards (then insert-reshards keeps the dims
-whole). The same analysis prices the plan in insert-reshards (`<op>_cost`, bytes per
-device) and drives the lowering in shardpy-to-local (`lower_<op>`). Dims that are not
+whole). The same analysis prices the plan in insert-reshards (`<op>_cost`: the
+collectives the lowering makes, kind, group size and bytes per device) and drives the lowering in shardpy-to-local (`lower_<op>`). Dims that are not
 sharded, or sharded but not windowed, are left as they are.
 
   pad          window [k*M - low, +M) of the operand filled with the padding value
@@ -38,7 +38,7 @@ Modules, one per op or op group (each holds its ops' analyses, the `lower_<op>`
 hooks and the `<op>_cost` functions the op registry (shardpy.ops) points at):
 
   common.py              placement (Placed), op attributes, the Analysis of a plan,
-                         its cost in bytes (cost_from) and its halos (apply_halos)
+                         its collectives (cost_from) and its halos (apply_halos)
   pad_slice.py           pad, slice, reverse
   concatenate.py         concatenate, and rolls (concatenated slices of one array)
   reduce_window.py       reduce_window, cumulative reductions (scans)

@@ -116,24 +116,29 @@ class Halo:
 class Analysis:
     halos: list[Halo] = field(default_factory=list)
     attrs: dict = field(default_factory=dict)     # op-specific local attributes
-    extra_bytes: float = 0.0                     # communication besides the halos
+    # Collectives besides the halos: (kind, group size, bytes per device), e.g. a
+    # scan's all_gather of the shards' totals.
+    extra: list[tuple[str, int, float]] = field(default_factory=list)
 
     def add(self, halo: Halo) -> None:
         if not halo.window.is_identity:  # shards that need just their own block
             self.halos.append(halo)
 
 
-def exchange_bytes(analysis: Analysis, operands: list[Placed], element_bytes) -> float:
-    """Bytes per device of the halos (applied in order: a later dim's pieces are cut
-    from the already extended operand) plus the analysis' other collectives."""
+def exchange_collectives(analysis: Analysis, operands: list[Placed], element_bytes
+                         ) -> tuple[tuple[str, int, float], ...]:
+    """The collectives the lowering makes, (kind, group size, bytes per device) each:
+    the halos' collective_permutes as one (applied in order: a later dim's pieces are
+    cut from the already extended operand), then the analysis' other collectives."""
     shapes = [list(p.local) for p in operands]
-    total = float(analysis.extra_bytes)
+    halos = 0.0
     for halo in analysis.halos:
         shape = shapes[halo.operand]
         others = prod(s for d, s in enumerate(shape) if d != halo.dim)
-        total += halo.window.received() * others * element_bytes[halo.operand]
+        halos += halo.window.received() * others * element_bytes[halo.operand]
         shape[halo.dim] = halo.window.size
-    return total
+    found = [("collective_permute", 2, halos)] if halos > 0 else []
+    return tuple(found + [c for c in analysis.extra if c[2] > 0])
 
 
 def same_axes(a: Placed, da: int, b: Placed, db: int) -> bool:
@@ -141,8 +146,9 @@ def same_axes(a: Placed, da: int, b: Placed, db: int) -> bool:
 
 
 def cost_from(analyse):
-    """<op>_cost(op, operand_shardings, result_shardings) from an analysis."""
-    def cost(op, operand_shardings, result_shardings) -> float | None:
+    """<op>_cost(op, operand_shardings, result_shardings) from an analysis: the
+    collectives the lowering makes (exchange_collectives), None where it cannot."""
+    def cost(op, operand_shardings, result_shardings) -> tuple | None:
         operands, results = _planned(op, operand_shardings, result_shardings)
         analysis = analyse(op, operands, results)
         if analysis is None:
@@ -152,7 +158,7 @@ def cost_from(analyse):
         if any(operands[h.operand].shape[h.dim] % operands[h.operand].shards(h.dim)
                for h in analysis.halos):
             return None
-        return exchange_bytes(analysis, operands, [
+        return exchange_collectives(analysis, operands, [
             element_bytes_of(v) if isinstance(v.type, ir.RankedTensorType) else 0
             for v in op.operands])
     return cost

@@ -82,9 +82,11 @@ def _analyse_reduce_window(op, operands, results) -> Analysis | None:
             analysis.attrs["scans"].append((d, padding[d] == (0, N - 1)))
             analysis.attrs["window"][d] = L
             analysis.attrs["padding"][d] = (L - 1, 0) if padding[d][0] else (0, L - 1)
-            # One all_gather of the shards' totals (one element along d).
+            # One all_gather of the shards' totals (one element along d) over the n
+            # shards of d: costed as what it is, not as a halo's collective_permute.
             totals = prod(s for i, s in enumerate(local_out) if i != d) * n
-            analysis.extra_bytes += (n - 1) / n * totals * element_bytes_of(op.results[0])
+            analysis.extra.append(("all_gather", n, (n - 1) / n * totals
+                                   * element_bytes_of(op.results[0])))
             continue
         sw = sliding_window(n, N, out.shape[d], window[d], stride[d], dilation[d],
                             padding[d][0], base[d])
