@@ -45,7 +45,6 @@ def widen(inputs: list[np.ndarray]) -> list[np.ndarray]:
     return [wide(x) for x in inputs]
 
 
-
 def narrow(output: np.ndarray) -> bool:
     """A float output narrower than f32 (bf16, f16): rounded to 8 or 11 bits at every
     partial sum the partitioned program adds across devices."""

@@ -101,9 +101,10 @@ def _function_text(op: ir.Operation, name: str) -> str:
     def typed(t: str, e: str) -> str:
         return t.replace(f"x{element}>", f"x{e}>")
 
-    def signature(args, results) -> str:
-        """The function's head (its arguments in the op's element type, converted to
-        the computing one where they differ) and its return."""
+    def signature(args, results) -> tuple[str, str]:
+        """(the function's head: its arguments in the op's element type, converted to
+        the computing one where they differ; its tail: the results converted back,
+        returned)."""
         widened = element != given
         params = ", ".join(f"%{a}_in: {typed(t, given)}" if widened else f"%{a}: {t}"
                            for a, t in args)

@@ -494,15 +494,10 @@ def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
     scale = float(np.abs(exact).max()) if exact.size else 0.0
     errors = (f"partitioned error {err_part:.2g}, {reference_is} error {err_ref:.2g} "
               f"against float64")
-    width = _float_name(reference.dtype)
+    width = np.dtype(reference.dtype).name  # float32, bfloat16, float16...
     if err_part <= atol + rtol * scale or err_part <= ROUNDING_FACTOR * err_ref:
         return Judgement(True, f"{name}: within {width} rounding: {errors}")
     return Judgement(False, f"{name}: beyond {width} rounding: {errors}")
-
-
-def _float_name(dtype: np.dtype) -> str:
-    """float32, bfloat16, float16...: the rounding a judgement line names."""
-    return np.dtype(dtype).name
 
 
 def _max_error(actual: np.ndarray, exact: np.ndarray) -> float:
