@@ -122,6 +122,7 @@ class Value:
         branch's, a callee argument by the operand once the call is inlined)."""
         self.sliced = self.sliced or any(v.sliced for v in values)
         self.top_k = self.top_k or any(v.top_k for v in values)
+        self.nan = self.nan or any(v.nan for v in values)
         return self
 
     @property

@@ -46,7 +46,7 @@ def add(fb, seed: int) -> bool:
                 fb.emit(f"{ref} = sdy.sharding_constraint {v.ref} "
                         f"{shardings.random(v.shape, allow_open=False)} : {v.type}")
                 fb.use(v)
-                members[i] = Value(ref, v.shape, v.dtype, v.mag, v.exact)
+                members[i] = Value(ref, v.shape, v.dtype, v.mag, v.exact, nan=v.nan)
                 fb.pool.append(members[i])
     finally:
         shardings.rng = saved

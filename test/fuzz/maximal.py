@@ -80,7 +80,7 @@ def _constrained(fb, v: Value) -> Value:
     ref = fb.fresh()
     fb.emit(f"{ref} = sdy.sharding_constraint {v.ref} {_sharding()} : {v.type}")
     fb.use(v)
-    value = Value(ref, v.shape, v.dtype, v.mag, v.exact)
+    value = Value(ref, v.shape, v.dtype, v.mag, v.exact, nan=v.nan)
     fb.pool.append(value)
     return value
 

@@ -43,8 +43,8 @@ def add(fb, seed: int) -> bool:
         return False
     rng = random.Random(f"mixed body {seed}")
     axes = [(name, size) for name, size in fb.gen.mesh if size > 1]
-    # (Not the values nans.py put NaN into: XLA:CPU returns garbage for exp(tanh(.)) of
-    # their max, one device or not; test_mixed.py pins it.)
+    # (Not the values nans.py put NaN into, nor copies of them: XLA:CPU returns garbage
+    # for exp(tanh(.)) of their max, one device or not; test_xla_cpu_bugs.py pins it.)
     floats = [v for v in fb.pool if v.dtype == "f32" and v.shape and all(v.shape)
               and not v.nan]
     if not axes or not floats:

@@ -16,6 +16,7 @@ import random
 from fuzz_text import Value, infinity, int_list, ttype
 
 PROBABILITY = 1 / 10
+XLA_CPU_NAN_LIMIT = 4096
 
 
 def draws(seed: int) -> bool:
@@ -28,7 +29,11 @@ def add(fb, seed: int) -> None:
         return
     rng = random.Random(f"nans body {seed}")
     axes = [(name, size) for name, size in fb.gen.mesh if size > 1]
-    floats = [v for v in fb.pool if v.dtype == "f32" and v.shape and all(v.shape)]
+    # (Under XLA_CPU_NAN_LIMIT elements: XLA:CPU's own one-device max/min of 4,096
+    # elements or more drops NaN, so the reference would be wrong, seed 3202235 of a
+    # 10,000 run; test_xla_cpu_bugs.py pins it.)
+    floats = [v for v in fb.pool if v.dtype == "f32" and v.shape and all(v.shape)
+              and v.elems < XLA_CPU_NAN_LIMIT]
     if not axes or not floats:
         return
     for _ in range(rng.randint(1, 3)):

@@ -1,0 +1,55 @@
+"""XLA:CPU bugs in the one-device reference that the fuzzer's features steer around,
+each pinned in a fresh process (jax.jit on one CPU device, jaxlib 0.10.2): when one of
+these fails, a jaxlib fixed it and the feature may draw the case again.
+
+  max of 4,096 elements or more drops NaN   nans.py reduces only smaller values
+                                            (nans.XLA_CPU_NAN_LIMIT)
+  exp(tanh(max)) of a NaN put in by where   mixed.py skips values nans.py made (and
+  returns garbage                           copies of them: fuzz_text.Value.nan)
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fuzz"))
+
+import nans  # noqa: E402
+
+PRELUDE = "import jax, jax.numpy as jnp, numpy as np\n"
+
+
+def _run(code: str) -> str:
+    found = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True,
+                           text=True, timeout=120,
+                           env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    assert found.returncode == 0, found.stderr
+    return found.stdout.strip()
+
+
+def test_xla_cpu_max_of_4096_elements_drops_nan():
+    """jnp.max of 4,095 elements with a NaN is NaN; of 4,096 it is a number (so a
+    reduce over a sharded dim, which shardpy finishes NaN-exactly, would read as a
+    mismatch against the reference: seed 3202235, a 72 x 72 value)."""
+    limit = nans.XLA_CPU_NAN_LIMIT
+    assert _run(f"""
+for n in ({limit - 1}, {limit}):
+    a = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    a[7] = np.nan
+    print(bool(np.isnan(np.asarray(jax.jit(jnp.max)(a)))), end=" ")
+""") == "True False"
+
+
+def test_xla_cpu_exp_tanh_of_a_nan_max_is_garbage():
+    """exp(tanh(max(x with NaN at index 3 of dim 1))) over a 1 x 32 x 8 array: finite
+    garbage (denormals, 1e31) where every element is NaN (mixed.py's sections start
+    with exp(tanh(.)): seeds 9000011 and 3201944)."""
+    assert _run("""
+def f(a):
+    i = jax.lax.broadcasted_iota(jnp.int32, a.shape, 1)
+    x = jnp.where(i == 3, jnp.sqrt(jnp.float32(-1.0)), a)
+    return jnp.exp(jnp.tanh(jnp.max(x, axis=1)))
+a = np.random.default_rng(0).standard_normal((1, 32, 8)).astype(np.float32)
+print(bool(np.isnan(np.asarray(jax.jit(f)(a))).all()))
+""") == "False"
