@@ -522,15 +522,12 @@ def _run_reference_by_xla(executor, context, module, partitioned, inputs, num_de
     shardpy's per-device program lays them out (unreduced results summed; uneven ones
     padded at XLA's boundary), and each process keeps its devices' blocks. Two
     partitioners agreeing block by block is the check."""
-    from shardpy.runtime.reference import run_partitioned_by_xla
-
     print("reference: XLA's SPMD partitioner on the same devices (the arguments and "
           "results laid out as shardpy's)")
     report["reference"] = "xla-partitioner-same-layout"
     try:
         with context:
-            return run_partitioned_by_xla(executor, module, partitioned, inputs,
-                                          num_devices)
+            return executor.run_partitioned_by_xla(module, partitioned, inputs, num_devices)
     except ShardpyError as err:
         raise ShardpyError(f"the reference, XLA's partitioner, failed: {err.message} "
                            f"(--check-against one-device compares with the unpartitioned "

@@ -352,14 +352,13 @@ class Runner:
         from jaxlib.mlir import ir
 
         from shardpy.runtime import executor as runtime
-        from shardpy.runtime.reference import run_partitioned_by_xla
 
         text, per_device = program
         try:
             module = ir.Module.parse(text, self.context).operation
             devices = runtime.device_count(per_device, runtime.signature(per_device))
-            xla = run_partitioned_by_xla(self.executor, module, per_device, inputs,
-                                         devices).outputs
+            xla = self.executor.run_partitioned_by_xla(module, per_device, inputs,
+                                                       devices).outputs
         except Exception as err:  # noqa: BLE001 - no XLA yardstick: the mismatch stays
             return False, [f"XLA check not run: {type(err).__name__}: {str(err)[:300]}"]
         judged = [float64_check.judge_against_xla(f"out{i}", partitioned[i], xla[i],

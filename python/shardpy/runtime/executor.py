@@ -327,6 +327,35 @@ class Executor:
         return self._compile_and_run(copy, num_devices, list(inputs), False, repeats,
                                      shardy=not gspmd)
 
+    def run_partitioned_by_xla(self, module: ir.Operation, partitioned: ir.Operation,
+                               inputs: Sequence[np.ndarray], num_devices: int) -> RunResult:
+        """XLA's own partitioner (Shardy) on the global `module` (changed: give a copy),
+        on the devices of shardpy's per-device program `partitioned`, its arguments and
+        results laid out as that program lays them out (unreduced results summed,
+        uneven ones padded at XLA's boundary): shardpy-run's --check-against xla, and
+        the fuzzer's yardstick for bf16 partial sums. Raises ShardpyError where XLA
+        refuses the program."""
+        import dataclasses
+
+        from ..gspmd.import_gspmd import import_module
+        from ..ir.utils import drop_data_flow_edges
+
+        with module.context, module.location:
+            import_module(module)  # (GSPMD input: XLA's Shardy path takes sdy meshes)
+            drop_data_flow_edges(module)  # (Shardy's import in XLA makes its own)
+
+        def laid_out(g, lv):
+            sharding = lv.sharding
+            if sharding is not None and sharding.unreduced:
+                sharding = dataclasses.replace(sharding, unreduced=())
+            return BoundaryValue(g.name, g.type, sharding)
+
+        given, local = signature(module), signature(partitioned)
+        sig = Signature(tuple(map(laid_out, given.args, local.args)),
+                        tuple(map(laid_out, given.results, local.results)))
+        return self.compile_partitioned_by_xla(module, sig, inputs, num_devices,
+                                               pad_uneven=True).run()
+
     def compile_partitioned_by_xla(self, module: ir.Operation, global_sig: Signature,
                                    inputs: Sequence[np.ndarray], num_devices: int,
                                    pad_uneven: bool = False) -> "PerDeviceProgram":

@@ -188,35 +188,3 @@ def _fit(value: ir.Value, shape) -> ir.Value:
     zero = zeros(ir.RankedTensorType.get([], element))
     return stablehlo.PadOp(value, zero, [0] * rank, [s - h for s, h in zip(shape, have)],
                            [0] * rank, results=[ir.RankedTensorType.get(shape, element)]).result
-
-
-def run_partitioned_by_xla(executor, module: ir.Operation, partitioned: ir.Operation,
-                           inputs, num_devices: int):
-    """XLA's own partitioner (Shardy) on the global `module` (changed: give a copy),
-    on the same devices as shardpy's per-device program `partitioned`, its arguments
-    and results laid out as that program lays them out (unreduced results summed,
-    uneven ones padded at XLA's boundary): shardpy-run's --check-against xla, and the
-    fuzzer's yardstick for bf16 partial sums. A RunResult; raises ShardpyError where
-    XLA refuses the program."""
-    import dataclasses
-
-    from ..gspmd.import_gspmd import import_module
-    from ..ir.utils import drop_data_flow_edges
-    from . import executor as runtime
-
-    with module.context, module.location:
-        import_module(module)  # (GSPMD input: XLA's Shardy path takes sdy meshes)
-        drop_data_flow_edges(module)  # (Shardy's import in XLA makes its own)
-    given, local = runtime.signature(module), runtime.signature(partitioned)
-
-    def laid_out(g, lv):
-        sharding = lv.sharding
-        if sharding is not None and sharding.unreduced:
-            sharding = dataclasses.replace(sharding, unreduced=())
-        return runtime.BoundaryValue(g.name, g.type, sharding)
-
-    sig = runtime.Signature(tuple(map(laid_out, given.args, local.args)),
-                            tuple(map(laid_out, given.results, local.results)))
-    program = executor.compile_partitioned_by_xla(module, sig, inputs, num_devices,
-                                                  pad_uneven=True)
-    return program.run()
