@@ -66,8 +66,7 @@ def judge_against_xla(name: str, partitioned: np.ndarray, xla: np.ndarray,
         return Judgement(False, f"{name}: no judgement against XLA's partitioning (not "
                                 f"finite floats of one shape)")
     exact = exact.astype(np.float64)
-    err_part = float(np.abs(partitioned.astype(np.float64) - exact).max(initial=0.0))
-    err_xla = float(np.abs(xla.astype(np.float64) - exact).max(initial=0.0))
+    err_part, err_xla = arrays.max_error(partitioned, exact), arrays.max_error(xla, exact)
     apart = arrays.compare(name, partitioned, xla, rtol, atol)
     errors = (f"partitioned error {err_part:.2g}, XLA-partitioned error {err_xla:.2g} "
               f"against float64, {apart.max_abs_error:.2g} apart")

@@ -64,7 +64,8 @@ def add(fb, seed: int) -> bool:
         others = tuple(n for d, n in enumerate(v.shape) if d != dim)
         if kind == "dot" and math.prod(others) ** 2 >= MAX_ELEMS:
             kind = "sum"
-        fb.pool.append(_section(fb, kind, sharded, v.shape, dim, narrow))
+        fb.pool.append(_section(fb, kind, sharded, v.shape, dim, others, narrow))
+    return True
 
 
 def _narrowed(fb, v: Value, narrow: str) -> str:
@@ -78,10 +79,11 @@ def _narrowed(fb, v: Value, narrow: str) -> str:
     return out
 
 
-def _section(fb, kind: str, x: str, shape, dim: int, narrow: str) -> Value:
-    """One computation on the narrow value `x` (sharded along `dim`): its result."""
+def _section(fb, kind: str, x: str, shape, dim: int, others: tuple, narrow: str
+             ) -> Value:
+    """One computation on the narrow value `x` (sharded along `dim`; `others`: the
+    other dims' sizes): its result."""
     xtype = ttype(shape, narrow)
-    others = tuple(n for d, n in enumerate(shape) if d != dim)
     out = fb.fresh()
     fb.ops += 1
     if kind == "dot":

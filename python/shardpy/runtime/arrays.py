@@ -489,8 +489,8 @@ def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
         return Judgement(False, f"{name}: no float64 judgement (not finite floats of "
                                 f"one shape)")
     exact = exact.astype(np.float64)
-    err_part = _max_error(partitioned, exact)
-    err_ref = _max_error(reference, exact)
+    err_part = max_error(partitioned, exact)
+    err_ref = max_error(reference, exact)
     scale = float(np.abs(exact).max()) if exact.size else 0.0
     errors = (f"partitioned error {err_part:.2g}, {reference_is} error {err_ref:.2g} "
               f"against float64")
@@ -500,7 +500,8 @@ def judge_in_float64(name: str, partitioned: np.ndarray, reference: np.ndarray,
     return Judgement(False, f"{name}: beyond {width} rounding: {errors}")
 
 
-def _max_error(actual: np.ndarray, exact: np.ndarray) -> float:
+def max_error(actual: np.ndarray, exact: np.ndarray) -> float:
+    """The largest |actual - exact| (exact: float64), 0 for no elements."""
     if actual.size == 0:
         return 0.0
     return float(np.abs(actual.astype(np.float64) - exact).max())
