@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from shardpy.runtime import arrays
-from shardpy.ir import io as irio
+from shardpy.ir import callbacks, io as irio
 from shardpy.cli import run_tool
 from shardpy.ir.diagnostics import DiagnosticEngine, ShardpyError, warning
 from shardpy.ir.jaxlib_bridge import (MAX_HOST_DEVICES, held_bytes, make_context,
@@ -165,6 +165,9 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
             engine.flush()
             return 1
         op = module.operation
+        found = callbacks.find(op)
+        if found:  # (before anything is made: the error points into the file)
+            raise ShardpyError(callbacks.NOT_RUNNABLE, found[0].location)
         per_device = args.per_device or runtime.is_per_device(op)
         if per_device and args.against_xla:
             raise ShardpyError("--against-xla partitions a global module both ways; this "

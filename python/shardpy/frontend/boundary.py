@@ -9,6 +9,7 @@ from jaxlib.mlir import ir
 from ..ir import jaxlib_bridge
 from ..ir.diagnostics import DiagnosticEngine
 from ..ir.utils import filter_signature_attrs
+from ..sharding.sdy_codec import module_meshes
 from ..pipeline import Pipeline, PipelineOptions
 
 
@@ -138,8 +139,8 @@ def partition_module(global_text: str, pipeline_text: str):
         _run_pipeline(module, pipeline_text, context, engine)
         op = module.operation
         signature = runtime.signature(op)
-        sharded = any(inner.operation.name == "sdy.mesh"
-                      for inner in op.regions[0].blocks[0].operations)
+        # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing.)
+        sharded = any(not mesh.is_maximal for mesh in module_meshes(op).values())
         report = stats.module_stats(op).to_json()
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
         out_specs = tuple(_spec(v.sharding, v.name, trim=i in opened)

@@ -329,6 +329,7 @@ class Jitted:
         kept = _kept_leaves(lowered, len(leaves))
         if kept is False:  # (a JAX that does not say which: keep them all)
             lowered, kept = jitted(True).lower(*args, **kw), None
+        _refuse_ordered_effects(lowered)
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
             cached_partition(global_text, self.pass_pipeline, partition_module,
@@ -347,7 +348,8 @@ class Jitted:
             donated = tuple(position[i] for i in donated if i in position)
             leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
-            per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded)
+            per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded,
+            host_callbacks=_host_callbacks(lowered))
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
@@ -483,6 +485,29 @@ def _aval(leaf):
         return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=sharding)
     array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
     return jax.ShapeDtypeStruct(array.shape, array.dtype)
+
+
+def _compile_args(lowered) -> dict:
+    """What JAX's lowering hands its compile (jax internals: empty where absent)."""
+    return getattr(getattr(lowered, "_lowering", None), "compile_args", None) or {}
+
+
+def _host_callbacks(lowered) -> tuple:
+    """The Python callbacks (jax.debug.print, pure_callback, io_callback) JAX's lowering
+    made, which the module's callback calls name by index (ir/callbacks.py)."""
+    return tuple(_compile_args(lowered).get("host_callbacks") or ())
+
+
+def _refuse_ordered_effects(lowered) -> None:
+    """Ordered effects (io_callback(..., ordered=True)) thread a token through @main that
+    orders them across calls; the executor does not carry it yet."""
+    ordered = _compile_args(lowered).get("ordered_effects")
+    if ordered:
+        raise ValueError(
+            "shardpy.jit: ordered effects are not supported yet (found "
+            f"{', '.join(sorted({type(e).__name__ for e in ordered}))}: an "
+            "io_callback(..., ordered=True) or jax.debug.print(..., ordered=True)); "
+            "unordered callbacks are")
 
 
 def _kept_leaves(lowered, count: int):

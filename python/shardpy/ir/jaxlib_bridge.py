@@ -23,6 +23,7 @@ from jaxlib.mlir import ir, passmanager  # noqa: F401  (re-exported for callers)
 from jaxlib.mlir.dialects import chlo, func, mhlo, sdy, stablehlo  # noqa: F401
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
+from . import callbacks
 from .cpu_slices import slices_through_case
 
 JAX_VERSION = "0.10.2"
@@ -231,6 +232,9 @@ def compile_module(client, module: ir.Module, devices: Sequence, shardy: bool = 
     from jax.extend import backend as jax_backend
     from jaxlib import xla_client
 
+    found = callbacks.find(module.operation)
+    if found:  # XLA would call through an index naming nothing (a crash)
+        raise BackendError(f"{found[0].location}: {callbacks.NOT_RUNNABLE}")
     options = jax_backend.get_compile_options(
         num_replicas=1,
         num_partitions=len(devices),
@@ -442,10 +446,17 @@ def _per_device_primitive():
 
     primitive = Primitive("shardpy_per_device")
     primitive.multiple_results = True
-    primitive.def_abstract_eval(lambda *args, out_avals, module_text: out_avals)
+    primitive.def_abstract_eval(lambda *args, out_avals, module_text, host_callbacks: out_avals)
 
-    def lower(ctx, *args, out_avals, module_text):
+    def lower(ctx, *args, out_avals, module_text, host_callbacks):
         source = ir.Module.parse(module_text, context=ctx.module_context.context)
+        if host_callbacks:  # the user's jax.debug.print, pure_callback...: XLA calls them
+            module_context = ctx.module_context
+
+            def add(callback) -> int:
+                module_context.add_host_callback(callback)
+                return len(module_context.host_callbacks) - 1
+            callbacks.rebind(source.operation, host_callbacks, add)
         if set(ctx.module_context.platforms) == {"cpu"}:
             slices_through_case(source.operation)  # XLA:CPU's compile time (cpu_slices.py)
         name = jax_mlir.merge_mlir_modules(ctx.module_context.module, "shardpy_per_device",
@@ -461,10 +472,12 @@ def _per_device_primitive():
 
 
 def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=(),
-                       padded=((), ())):
+                       padded=((), ()), host_callbacks=()):
     """A jitted function of global jax.Arrays running `module_text` on every device.
     `padded`: per argument and result, None or (global shape, padded shape): uneven
-    dims, which shard_map cannot split, padded with zeros before it and sliced after."""
+    dims, which shard_map cannot split, padded with zeros before it and sliced after.
+    `host_callbacks`: the list of Python callbacks of the lowering that made the module
+    (its callback calls name them by index; ir/callbacks.py)."""
     import jax
     import jax.numpy as jnp
 
@@ -474,7 +487,8 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     out_avals = tuple(jax.core.ShapedArray(tuple(shape), dtype) for shape, dtype in local_outs)
 
     def per_device(*xs):
-        return tuple(primitive.bind(*xs, out_avals=out_avals, module_text=module_text))
+        return tuple(primitive.bind(*xs, out_avals=out_avals, module_text=module_text,
+                                    host_callbacks=tuple(host_callbacks)))
 
     if mesh is None:  # nothing is sharded: the program runs whole where it is called
         return jax.jit(per_device, donate_argnums=tuple(donate))

@@ -20,20 +20,44 @@ after:
     %pid = stablehlo.partition_id : tensor<ui32>
     %k = stablehlo.constant dense<1> : tensor<ui32>
     %c = stablehlo.convert %k
+
+An op with side effects placed on one device (jax.debug.print, io_callback: JAX places
+Python callbacks on device 0; pure_callback too) runs there only, as under XLA's
+partitioner: computed replicated, every device would print. It goes into a fully manual
+computation over the program's mesh, under a conditional on the partition id, and each
+result it has users for is gathered from all devices and device k's row taken (exact for
+every type; callback results are small):
+
+before:
+    %r = stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {has_side_effect = true,
+        sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>}
+after:
+    %r = sdy.manual_computation(%x) in_shardings=[<@mesh, [{}]>]
+            out_shardings=[<@mesh, []>] manual_axes={"x", "y"} (%a: tensor<4xf32>) {
+      %on = stablehlo.compare EQ, %pid, %c0 : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+      %v = "stablehlo.if"(%on) ({
+        %c = stablehlo.custom_call @xla_ffi_python_cpu_callback(%a) {has_side_effect ...}
+        stablehlo.return %c
+      }, { stablehlo.return %zero })
+      %g = "stablehlo.all_gather"(%v1) ... replica_groups = dense<[[0, ..., 7]]> -> 8 x ...
+      sdy.return (row 0 of %g)
+    }
 """
 from __future__ import annotations
 
+import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy, stablehlo
 
+from ..ir import callbacks
 from ..ir.diagnostics import warning
-from ..ir.utils import collect_ops, erase_op_forwarding_operands
+from ..ir.utils import collect_ops, erase_op_forwarding_operands, zeros
 from ..sharding.sdy_codec import SHARDING_ATTR, module_meshes
 
 
 def drop_maximal_shardings(module: ir.Operation) -> None:
-    maximal = {name: mesh.device_ids[0] for name, mesh in module_meshes(module).items()
-               if mesh.is_maximal}
+    meshes = module_meshes(module)
+    maximal = {name: mesh.device_ids[0] for name, mesh in meshes.items() if mesh.is_maximal}
     if not maximal:
         return
 
@@ -49,7 +73,12 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
 
     warned: set[str] = set()
 
+    # (No mesh of several devices: the program runs on one, where it is placed.)
+    several = any(not m.is_maximal and m.size > 1 for m in meshes.values())
+
     def warn(op: ir.Operation) -> None:
+        if not several:
+            return
         func = op if op.name == "func.func" else _enclosing_func(op)
         key = str(func.location) if func is not None else ""
         if key not in warned:
@@ -60,6 +89,7 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
     ops = collect_ops(module)
     # Only partition_id differs between devices: without one, nothing to read as device k.
     reads_id = any(op.name == "stablehlo.partition_id" for op in ops)
+    channels = _Channels(ops)
     for op in ops:
         name = op.name
         if name == "func.func":
@@ -73,6 +103,10 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
         elif SHARDING_ATTR in op.attributes:
             per_value = sdy.TensorShardingPerValueAttr(op.attributes[SHARDING_ATTR]).shardings
             devices = [d for d in map(device_of, per_value) if d is not None]
+            if devices and _side_effects(op):
+                on = _mesh_holding(meshes, devices[0])
+                if on is not None and _runs_on_device(op, devices[0], *on, channels):
+                    continue
             if devices:
                 warn(op)
                 del op.attributes[SHARDING_ATTR]
@@ -83,6 +117,97 @@ def drop_maximal_shardings(module: ir.Operation) -> None:
                     op.erase()
                 elif reads_id:
                     _read_on_device(op, devices[0], on_maximal)
+
+
+def _side_effects(op: ir.Operation) -> bool:
+    """Would running `op` on every device do something more than once? Python callbacks
+    (pure ones too: JAX calls them once) and custom calls marked with side effects."""
+    if op.name != "stablehlo.custom_call":
+        return False
+    marked = "has_side_effect" in op.attributes and ir.BoolAttr(
+        op.attributes["has_side_effect"]).value
+    return marked or callbacks.is_python_callback(op)
+
+
+def _mesh_holding(meshes: dict, device: int):
+    """(name, mesh) of the largest mesh of several devices holding `device`, else None."""
+    found = None
+    for name, mesh in meshes.items():
+        if mesh.is_maximal or mesh.is_empty or device not in mesh.devices:
+            continue
+        if found is None or mesh.size > found[1].size:
+            found = (name, mesh)
+    return found
+
+
+class _Channels:
+    """Channel handles not used in the module yet."""
+
+    def __init__(self, ops):
+        self.next = 1 + max((stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle
+                             for op in ops if "channel_handle" in op.attributes), default=0)
+
+    def take(self) -> ir.Attribute:
+        self.next += 1
+        return stablehlo.ChannelHandle.get(self.next - 1, 1)
+
+
+def _runs_on_device(op: ir.Operation, device: int, mesh_name: str, mesh,
+                    channels: _Channels) -> bool:
+    """Put `op` on `device` alone: inside a manual computation over every axis of `mesh`,
+    under `partition_id == device`; its used results gathered and device's row taken.
+    False (nothing changed) where its operands or results are not all tensors (a token
+    cannot cross into a manual computation)."""
+    tensors = [v.type for v in list(op.operands) + list(op.results)]
+    if not all(isinstance(t, ir.RankedTensorType) for t in tensors):
+        return False
+    used = [r for r in op.results if len(list(r.uses))]
+    group = sorted(mesh.devices)
+    n, row = len(group), group.index(device)
+
+    def whole(rank: int) -> ir.Attribute:
+        return sdy.TensorShardingAttr.get(
+            mesh_name, [sdy.DimensionShardingAttr.get([], True) for _ in range(rank)])
+
+    with op.location, ir.InsertionPoint(op):
+        manual = sdy.ManualComputationOp(
+            [r.type for r in used], list(op.operands),
+            sdy.TensorShardingPerValueAttr.get([whole(v.type.rank) for v in op.operands]),
+            sdy.TensorShardingPerValueAttr.get([whole(r.type.rank) for r in used]),
+            sdy.ManualAxesAttr.get([ir.StringAttr.get(a) for a in mesh.axis_names]))
+        body = manual.regions[0].blocks.append(*[v.type for v in op.operands])
+    with op.location, ir.InsertionPoint(body):
+        on = stablehlo.CompareOp(
+            stablehlo.PartitionIdOp().result, _device_constant(device),
+            stablehlo.ComparisonDirectionAttr.get("EQ")).result
+        branch = stablehlo.IfOp([r.type for r in op.results], on)
+        then_block = branch.true_branch.blocks.append()
+        else_block = branch.false_branch.blocks.append()
+        returned = []
+        for r in used:
+            value = branch.results[r.result_number]
+            t = r.type
+            one = ir.RankedTensorType.get([1] + list(t.shape), t.element_type)
+            gathered = ir.RankedTensorType.get([n] + list(t.shape), t.element_type)
+            rows = stablehlo.AllGatherOp(
+                [gathered], [stablehlo.ReshapeOp(one, value).result], 0,
+                ir.DenseElementsAttr.get(np.array([group], dtype=np.int64)),
+                channel_handle=channels.take(), use_global_device_ids=True).results[0]
+            mine = stablehlo.SliceOp(rows, [row] + [0] * t.rank, [row + 1] + list(t.shape),
+                                     [1] * (t.rank + 1)).result
+            returned.append(stablehlo.ReshapeOp(t, mine).result)
+        sdy.ReturnOp(returned)
+    with op.location, ir.InsertionPoint(else_block):
+        stablehlo.ReturnOp([zeros(r.type) for r in op.results])
+    for r, result in zip(used, manual.results):
+        r.replace_all_uses_with(result)
+    with op.location, ir.InsertionPoint(then_block):
+        done = stablehlo.ReturnOp(list(op.results))
+    op.move_before(done)
+    for i, arg in enumerate(body.arguments):
+        op.operands[i] = arg
+    del op.attributes[SHARDING_ATTR]
+    return True
 
 
 _MAX_DEPTH = 64  # ops between partition_id and the op placed on one device, at most

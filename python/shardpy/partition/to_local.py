@@ -232,7 +232,10 @@ class LocalLowering(CollectiveLowering):
                     if sharding is None:
                         continue
                     # (op.result: cheaper than op.results[0], and no tuple to collect)
-                    result = op.result if results is None else results[i]
+                    try:
+                        result = op.result if results is None else results[i]
+                    except ValueError:  # no result: JAX places a callback's call so
+                        break
                     value_type = result.type
                     found = shrunk.get(value_type)
                     if found is None:

@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from ..ir.callbacks import is_python_callback
 from ..ir.utils import collect_ops
 from ..ops.entry import (BRANCHES, CALL, CARRY, CONSTRAINT, EDGE, FUNCTION_RETURN, GROUP,
                          LOOP, MANUAL, NAMED, PROPAGATION_BARRIER, REGION_RETURN, RESHARD,
@@ -274,7 +275,9 @@ def _build_block(g: Graph, block: ir.Block) -> ir.Operation | None:
             if fragment is _MISSING:
                 fragment = fragments[key] = rules.fragment(op, name, attrs, own_rule)
         if fragment is None:
-            if name not in g.missing_rules:
+            # (A Python callback needs none: JAX places it on one device, where the
+            # partitioner runs it: partition/maximal.py.)
+            if name not in g.missing_rules and not is_python_callback(op):
                 g.missing_rules[name] = op.location
         else:
             # Node(op, name, operands, results, rule, category, elementwise) and
