@@ -973,6 +973,18 @@ class FuncBuilder(Issue6Ops):
                 limits.append(n)
                 strides.append(1)
                 out.append(n)
+        empty = self.gen.empty_slice_rng
+        if self.gen.features.zero_dims and empty.random() < 0.05:
+            # A dim sliced to nothing from a non-empty one (start == limit, any stride:
+            # what associative_scan's odd/even split makes of one element): its own
+            # stream, as zero dims. Sharded, its halo window was negative (issue of
+            # 2026-11-28: a crash in shardpy-to-local).
+            dims = [d for d, n in enumerate(x.shape) if n >= 1]
+            d = empty.choice(dims)
+            starts[d] = limits[d] = empty.randint(0, x.shape[d])
+            strides[d] = empty.choice([1, 2, 3])
+            out[d] = 0
+            changed = True
         if not changed:
             return None
         spec = ", ".join(f"{s}:{l}" + (f":{t}" if t != 1 else "")
@@ -1126,6 +1138,7 @@ class Generator:
         self.seed = seed
         self.rng = random.Random(seed)
         self.zero_rng = random.Random(f"zero {seed}")
+        self.empty_slice_rng = random.Random(f"empty slice {seed}")
         self.features = features or Features()
         self.callees: list[FuncBuilder] = []
         self.reducer = self.rng.choice(["add", "maximum", "minimum"])

@@ -426,3 +426,21 @@ def test_size_zero_dims_match_jax_jit(mesh, x_spec):
         assert g.shape == e.shape and g.dtype == e.dtype
         np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
     assert np.all(np.asarray(got[1]) == -1.0) and not np.asarray(got[3]).any()
+
+
+@pytest.mark.parametrize("axis,reverse", [(0, False), (1, False), (1, True)])
+def test_associative_scan_over_sharded_dims(mesh, axis, reverse):
+    """lax.associative_scan splits a dim into odd and even elements down to one, then
+    slices that one to nothing with a stride: on a sharded dim such a slice crashed
+    shardpy-to-local (test/Regressions/empty_strided_slice_of_sharded_dim.mlir)."""
+    data = np.random.default_rng(3).standard_normal((8, 16)).astype(np.float32)
+    x = jax.device_put(data, named(mesh, "data", "model"))
+
+    def f(v):
+        return (jax.lax.associative_scan(jnp.add, v, axis=axis, reverse=reverse),
+                jax.lax.associative_scan(jnp.maximum, v, axis=axis, reverse=reverse))
+
+    for ours, theirs in zip(shardpy.jit(f)(x), jax.jit(f)(x)):
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5,
+                                   atol=1e-5)
+        assert ours.sharding == theirs.sharding

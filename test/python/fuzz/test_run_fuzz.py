@@ -125,6 +125,15 @@ def test_mixed_precision(pool, tmp_path_factory):
     _all_pass(seeds, pool, tmp_path_factory.mktemp("fuzz_failures_mixed"))
 
 
+def test_empty_strided_slices(pool, tmp_path_factory):
+    """Programs that slice a dim to nothing (start == limit, stride 1-3: what
+    lax.associative_scan's odd/even split makes of one element), often on a sharded dim.
+    Before the fix (pad_slice._analyse_slice), such a slice's halo window had size 1 -
+    stride: of these 5 seeds, 3 crashed the process and 2 were partitioner errors."""
+    _all_pass([9_200_132, 9_200_153, 9_200_665, 9_200_744, 9_200_880], pool,
+              tmp_path_factory.mktemp("fuzz_failures_empty_slices"))
+
+
 def _all_pass(seeds, pool, failures_dir) -> None:
     outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
                                   failures_dir=failures_dir)

@@ -115,6 +115,10 @@ def _analyse_slice(op, operands, results) -> Analysis | None:
             analysis.attrs["start"][d], analysis.attrs["limit"][d] = 0, L
             analysis.attrs["stride"][d] = 1
             continue
+        if M == 0:  # nothing kept (a scan's odd elements of one): no shard reads any
+            analysis.attrs["start"][d] = analysis.attrs["limit"][d] = 0
+            analysis.attrs["stride"][d] = 1
+            continue
         size = (M - 1) * strides[d] + 1
         analysis.add(Halo(0, d, Window.affine(n, L, starts[d], M * strides[d],
                                                        size)))
