@@ -198,10 +198,34 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         args, kw = self._positional(args, kwargs)
         leaves, program = self._program(args, kw)
+        if program is None:
+            # Under jax.grad, jax.vmap, jax.jvp... applied outside: the transformation
+            # must see the function, not an opaque per-device program, so the call is
+            # staged as jax.jit stages it (an outer shardpy.jit then partitions it with
+            # the rest; eagerly, XLA does). shardpy.jit(jax.grad(f)) partitions the
+            # gradient itself.
+            return self._as_jax_jit()(*args, **kw)
         return _execute(program.executor, leaves, program)
 
+    def _as_jax_jit(self):
+        import jax
+
+        found = getattr(self, "_jax_jit", None)
+        if found is None:
+            found = self._jax_jit = jax.jit(
+                self.fun, in_shardings=self.in_shardings, out_shardings=self.out_shardings,
+                static_argnums=self.static_argnums, static_argnames=self.static_kwnames,
+                donate_argnums=self.donate_argnums, keep_unused=self.keep_unused)
+        return found
+
     def lower(self, *args, **kwargs) -> Lowered:
-        return self._program(*self._positional(args, kwargs))[1].lowered
+        args, kw = self._positional(args, kwargs)
+        program = self._program(args, kw)[1]
+        if program is None:
+            raise ValueError("shardpy.jit: lower() got tracers of a transformation (jax.grad, "
+                             "jax.vmap...); lower the transformed function instead, e.g. "
+                             "shardpy.jit(jax.grad(f)).lower(x)")
+        return program.lowered
 
     def _dynamic(self, args: tuple, kw: dict) -> list:
         """The arguments the program takes: the positional ones not static, then the
@@ -266,6 +290,8 @@ class Jitted:
     def _program(self, args, kw) -> tuple[list, _Program]:
         """(the dynamic leaves, the program for their signature: cached, else made)."""
         key, leaves = self._key(args, kw)
+        if _TRANSFORMED in key[2]:  # (see __call__)
+            return leaves, None
         program = self._cache.get(key)
         if program is None:
             with self._lock:
@@ -349,7 +375,8 @@ class Jitted:
             leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded,
-            host_callbacks=_host_callbacks(lowered))
+            host_callbacks=_host_callbacks(lowered),
+            out_memory_kinds=_result_memory_kinds(lowered))
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
@@ -487,6 +514,24 @@ def _aval(leaf):
     return jax.ShapeDtypeStruct(array.shape, array.dtype)
 
 
+def _result_memory_kinds(lowered) -> tuple:
+    """Per result of JAX's @main, the memory kind it is returned in (`mhlo.memory_kind`:
+    "pinned_host" for an offloaded result, from out_shardings or a device_put in the
+    program), None where not said."""
+    from jaxlib.mlir import ir
+
+    module = lowered.compiler_ir("stablehlo")
+    for op in module.body.operations:
+        op = op.operation
+        if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            if "res_attrs" not in op.attributes:
+                return ()
+            return tuple(ir.StringAttr(ir.DictAttr(d)["mhlo.memory_kind"]).value
+                         if "mhlo.memory_kind" in ir.DictAttr(d) else None
+                         for d in ir.ArrayAttr(op.attributes["res_attrs"]))
+    return ()
+
+
 def _compile_args(lowered) -> dict:
     """What JAX's lowering hands its compile (jax internals: empty where absent)."""
     return getattr(getattr(lowered, "_lowering", None), "compile_args", None) or {}
@@ -540,6 +585,9 @@ def _execute(run, leaves, program):
     return jax.tree_util.tree_unflatten(program.out_tree, outputs)
 
 
+_TRANSFORMED = ("transformed",)  # a cache key part: see _abstract_key
+
+
 def _abstract_key(leaf, where: str = "an argument"):
     """A leaf's part of the cache key: what decides its program (kind, shape, dtype,
     sharding)."""
@@ -547,6 +595,12 @@ def _abstract_key(leaf, where: str = "an argument"):
     import numpy as np
 
     if isinstance(leaf, jax.core.Tracer):
+        # Tracers of staging (an outer jax.jit, shard_map, a scan body) are arguments
+        # like any; those of a transformation (JVP, batching) make the call jax.jit's.
+        from jax._src.interpreters.partial_eval import DynamicJaxprTracer  # (no public name)
+
+        if not isinstance(leaf, DynamicJaxprTracer):
+            return _TRANSFORMED
         aval = leaf.aval
         return ("tracer", aval.shape, aval.dtype, str(getattr(aval, "sharding", "")))
     if isinstance(leaf, jax.Array):

@@ -444,3 +444,79 @@ def test_associative_scan_over_sharded_dims(mesh, axis, reverse):
         np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5,
                                    atol=1e-5)
         assert ours.sharding == theirs.sharding
+
+
+def _model(x, w):
+    return jnp.tanh(x @ w)
+
+
+@pytest.mark.parametrize("how", ["grad", "vmap", "jvp", "jit_of_grad", "shardpy_of_grad",
+                                 "value_and_grad_in_scan"])
+def test_composes_with_transformations_outside(mesh, how):
+    """jax.grad, jax.vmap, jax.jvp applied to a shardpy.jit function, directly or under
+    an outer jit, as they apply to a jax.jit one (they raised "Differentiation rule for
+    'shardpy_per_device' not implemented" / "Batching rule ... not implemented")."""
+    rng = np.random.default_rng(5)
+    x = jax.device_put(rng.standard_normal((8, 16), np.float32), named(mesh, "data", None))
+    w = jax.device_put(rng.standard_normal((16, 8), np.float32), named(mesh, None, "model"))
+
+    def outputs(jit):
+        model = jit(_model)
+
+        def loss(w):
+            return (model(x, w) ** 2).sum()
+        if how == "grad":
+            return jax.grad(loss)(w)
+        if how == "vmap":
+            return jax.vmap(model, in_axes=(None, 0))(x, jnp.stack([w, 2 * w]))
+        if how == "jvp":
+            return jax.jvp(lambda w: model(x, w), (w,), (jnp.ones_like(w),))
+        if how == "jit_of_grad":
+            return jax.jit(jax.grad(loss))(w)
+        if how == "shardpy_of_grad":
+            return shardpy.jit(jax.grad(loss))(w)
+
+        def step(w, _):
+            value, g = jax.value_and_grad(loss)(w)
+            return w - 0.1 * g, value
+        return jax.lax.scan(step, w, None, length=2)
+
+    for ours, theirs in zip(jax.tree_util.tree_leaves(outputs(shardpy.jit)),
+                            jax.tree_util.tree_leaves(outputs(jax.jit)), strict=True):
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5,
+                                   atol=1e-5)
+
+
+def test_lower_under_a_transformation_says_what_to_do(mesh):
+    x = jax.device_put(np.ones((8, 16), np.float32), named(mesh, "data", None))
+    f = shardpy.jit(lambda v: (v ** 2).sum())
+
+    def probe(v):
+        f.lower(v)
+        return v.sum()
+    with pytest.raises(ValueError, match=r"lower the transformed function instead"):
+        jax.grad(probe)(x)
+
+
+@pytest.mark.parametrize("where", ["out_shardings", "device_put"])
+def test_results_offloaded_to_host_memory(mesh, where):
+    """A result in pinned host memory (out_shardings with memory_kind="pinned_host", or a
+    jax.device_put to it in the program) comes back there, as from jax.jit (it came back
+    in device memory: the executor's out_shardings had no memory kind)."""
+    x = jax.device_put(np.arange(128, dtype=np.float32).reshape(8, 16),
+                       named(mesh, "data", "model"))
+    host = NamedSharding(mesh, P("data", None), memory_kind="pinned_host")
+
+    def f(a):
+        if where == "out_shardings":
+            return a * 2, a + 1
+        h = jax.device_put(a * 2, host)
+        return h, jax.device_put(h, host.with_memory_kind("device")) + 1
+
+    kw = {"out_shardings": (host, named(mesh, "data", None))} if where == "out_shardings" \
+        else {}
+    ours, theirs = shardpy.jit(f, **kw)(x), jax.jit(f, **kw)(x)
+    for o, t in zip(ours, theirs, strict=True):
+        np.testing.assert_array_equal(np.asarray(o), np.asarray(t))
+        assert o.sharding == t.sharding
+    assert ours[0].sharding.memory_kind == "pinned_host"
