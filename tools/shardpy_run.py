@@ -168,6 +168,9 @@ def _run(args, context, engine: DiagnosticEngine) -> int:
         found = callbacks.find(op)
         if found:  # (before anything is made: the error points into the file)
             raise ShardpyError(callbacks.NOT_RUNNABLE, found[0].location)
+        found = callbacks.find(op, {callbacks.CUSTOM_PARTITIONING})
+        if found:
+            raise ShardpyError(callbacks.NOT_PARTITIONED, found[0].location)
         per_device = args.per_device or runtime.is_per_device(op)
         if per_device and args.against_xla:
             raise ShardpyError("--against-xla partitions a global module both ways; this "

@@ -356,6 +356,7 @@ class Jitted:
         if kept is False:  # (a JAX that does not say which: keep them all)
             lowered, kept = jitted(True).lower(*args, **kw), None
         _refuse_ordered_effects(lowered)
+        _refuse_custom_partitioning(lowered)
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
             cached_partition(global_text, self.pass_pipeline, partition_module,
@@ -530,6 +531,22 @@ def _result_memory_kinds(lowered) -> tuple:
                          if "mhlo.memory_kind" in ir.DictAttr(d) else None
                          for d in ir.ArrayAttr(op.attributes["res_attrs"]))
     return ()
+
+
+def _refuse_custom_partitioning(lowered) -> None:
+    """One clear error, at the op's source line, for a custom_partitioning op outside
+    shard_map (there JAX lowers it to its plain function): left in the per-device
+    program, XLA called its partition rule with per-device shardings and failed deep
+    inside it."""
+    from ..ir import callbacks
+    from ..ir.diagnostics import file_position
+
+    module = lowered.compiler_ir("stablehlo")
+    found = callbacks.find(module.operation, {callbacks.CUSTOM_PARTITIONING})
+    if found:
+        where = file_position(found[0].location)
+        at = f"{where[0]}:{where[1]}:{where[2]}: " if where else ""
+        raise ValueError(f"shardpy.jit: {at}{callbacks.NOT_PARTITIONED}")
 
 
 def _compile_args(lowered) -> dict:

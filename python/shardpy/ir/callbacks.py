@@ -22,6 +22,13 @@ from jaxlib.mlir import ir
 TARGETS = frozenset(f"xla_ffi{partitioned}_python_{device}_callback"
                     for partitioned in ("", "_partitioned") for device in ("cpu", "gpu"))
 INDEX_ATTR = "mhlo.backend_config"
+# jax.experimental.custom_partitioning's op: its backend_config names the partition rule,
+# a Python function of the lowering process that XLA's partitioner calls back.
+CUSTOM_PARTITIONING = "CustomSPMDPartitioning"
+NOT_PARTITIONED = ("jax.experimental.custom_partitioning is not supported yet: its "
+                   "partition rule is a Python function that shardpy does not call (write "
+                   "the op's per-shard computation in a jax.shard_map instead, or use "
+                   "jax.jit)")
 # Why a runner without the lowering's list refuses such a module.
 NOT_RUNNABLE = ("the program calls a Python callback (jax.debug.print, jax.pure_callback, "
                 "io_callback): its function lives in the process that lowered the program, "
@@ -33,13 +40,14 @@ def is_python_callback(op: ir.Operation) -> bool:
             and ir.StringAttr(op.attributes["call_target_name"]).value in TARGETS)
 
 
-def find(module: ir.Operation) -> list[ir.Operation]:
-    """The module's Python callback calls, in order."""
+def find(module: ir.Operation, targets=TARGETS) -> list[ir.Operation]:
+    """The module's calls of `targets` (Python callbacks), in order."""
     found = []
 
     def visit(op):
         op = op.operation
-        if op.name == "stablehlo.custom_call" and is_python_callback(op):
+        if op.name == "stablehlo.custom_call" and ir.StringAttr(
+                op.attributes["call_target_name"]).value in targets:
             found.append(op)
         return ir.WalkResult.ADVANCE
 

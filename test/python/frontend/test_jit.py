@@ -520,3 +520,28 @@ def test_results_offloaded_to_host_memory(mesh, where):
         np.testing.assert_array_equal(np.asarray(o), np.asarray(t))
         assert o.sharding == t.sharding
     assert ours[0].sharding.memory_kind == "pinned_host"
+
+
+def test_custom_partitioning_refused_at_its_line(mesh):
+    """A custom_partitioning op outside shard_map: its partition rule is a Python
+    function shardpy does not call; one error at the user's line (before, XLA called the
+    rule with per-device shardings and failed inside it: JaxRuntimeError INTERNAL)."""
+    from jax.experimental.custom_partitioning import custom_partitioning
+
+    @custom_partitioning
+    def double(x):
+        return x * 2
+
+    double.def_partition(
+        partition=lambda mesh_, args, result: (mesh_, lambda x: x * 2, result.sharding,
+                                               (args[0].sharding,)),
+        infer_sharding_from_operands=lambda mesh_, args, result: args[0].sharding,
+        sharding_rule="i j -> i j")
+    x = jax.device_put(np.ones((8, 16), np.float32), named(mesh, "data", "model"))
+    with pytest.raises(ValueError, match=r"test_jit\.py:\d+:\d+: jax\.experimental\."
+                                         r"custom_partitioning is not supported yet"):
+        shardpy.jit(lambda a: double(a) + 1)(x)
+    # Inside a fully manual shard_map JAX lowers it to its function: that runs.
+    f = jax.shard_map(lambda a: double(a) + 1, mesh=mesh, in_specs=P("data", "model"),
+                      out_specs=P("data", "model"))
+    np.testing.assert_array_equal(np.asarray(shardpy.jit(f)(x)), np.full((8, 16), 3.0))
