@@ -15,6 +15,7 @@ from . import insert_reshards  # noqa: F401
 from . import reshard_to_collectives  # noqa: F401
 from . import to_local  # noqa: F401
 from . import combine_collectives  # noqa: F401
+from . import custom_partitioning  # noqa: F401
 
 from shardpy.pass_registry import register_pipeline  # noqa: E402
 

@@ -22,11 +22,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..ir import jaxlib_bridge
+from ..ir.callbacks import CUSTOM_PARTITIONING
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
 from .partition_cache import cached_partition
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
+# shardpy-partition with jax.experimental.custom_partitioning ops partitioned by their
+# rules once the shardings are chosen (partition/custom_partitioning.py).
+CUSTOM_PARTITIONING_PIPELINE = (
+    "builtin.module(shardpy-import,shardpy-propagate,shardpy-choose-shardings,"
+    "shardpy-custom-partitioning,shardpy-insert-reshards,shardpy-reshard-to-collectives,"
+    "shardpy-to-local,shardpy-combine-collectives)")
 
 
 @dataclass
@@ -356,10 +363,12 @@ class Jitted:
         if kept is False:  # (a JAX that does not say which: keep them all)
             lowered, kept = jitted(True).lower(*args, **kw), None
         _refuse_ordered_effects(lowered)
-        _refuse_custom_partitioning(lowered)
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
+        pipeline = self.pass_pipeline
+        if pipeline == PARTITION_PIPELINE and CUSTOM_PARTITIONING in global_text:
+            pipeline = CUSTOM_PARTITIONING_PIPELINE  # (their rules live in this process)
         per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
-            cached_partition(global_text, self.pass_pipeline, partition_module,
+            cached_partition(global_text, pipeline, partition_module,
                              plain_text=lowered.as_text)
         out_ranks = [len(info.shape) for info in jax.tree_util.tree_leaves(lowered.out_info)]
         out_specs = results_named_as_jax(lowered, out_specs, opened, out_ranks)
@@ -381,7 +390,7 @@ class Jitted:
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
-                                   _jax_lowered=lowered, _pass_pipeline=self.pass_pipeline),
+                                   _jax_lowered=lowered, _pass_pipeline=pipeline),
                            executor, lowered.out_tree, len(in_specs), in_tree,
                            tuple(_aval(leaf) for leaf in leaves),
                            mesh.size if mesh is not None else 1,
@@ -533,37 +542,16 @@ def _result_memory_kinds(lowered) -> tuple:
     return ()
 
 
-def _refuse_custom_partitioning(lowered) -> None:
-    """One clear error, at the op's source line, for a custom_partitioning op outside
-    shard_map (there JAX lowers it to its plain function): left in the per-device
-    program, XLA called its partition rule with per-device shardings and failed deep
-    inside it."""
-    from ..ir import callbacks
-    from ..ir.diagnostics import file_position
-
-    module = lowered.compiler_ir("stablehlo")
-    found = callbacks.find(module.operation, {callbacks.CUSTOM_PARTITIONING})
-    if found:
-        where = file_position(found[0].location)
-        at = f"{where[0]}:{where[1]}:{where[2]}: " if where else ""
-        raise ValueError(f"shardpy.jit: {at}{callbacks.NOT_PARTITIONED}")
-
-
-def _compile_args(lowered) -> dict:
-    """What JAX's lowering hands its compile (jax internals: empty where absent)."""
-    return getattr(getattr(lowered, "_lowering", None), "compile_args", None) or {}
-
-
 def _host_callbacks(lowered) -> tuple:
     """The Python callbacks (jax.debug.print, pure_callback, io_callback) JAX's lowering
     made, which the module's callback calls name by index (ir/callbacks.py)."""
-    return tuple(_compile_args(lowered).get("host_callbacks") or ())
+    return tuple(jaxlib_bridge.lowering_compile_args(lowered).get("host_callbacks") or ())
 
 
 def _refuse_ordered_effects(lowered) -> None:
     """Ordered effects (io_callback(..., ordered=True)) thread a token through @main that
     orders them across calls; the executor does not carry it yet."""
-    ordered = _compile_args(lowered).get("ordered_effects")
+    ordered = jaxlib_bridge.lowering_compile_args(lowered).get("ordered_effects")
     if ordered:
         raise ValueError(
             "shardpy.jit: ordered effects are not supported yet (found "
@@ -614,9 +602,7 @@ def _abstract_key(leaf, where: str = "an argument"):
     if isinstance(leaf, jax.core.Tracer):
         # Tracers of staging (an outer jax.jit, shard_map, a scan body) are arguments
         # like any; those of a transformation (JVP, batching) make the call jax.jit's.
-        from jax._src.interpreters.partial_eval import DynamicJaxprTracer  # (no public name)
-
-        if not isinstance(leaf, DynamicJaxprTracer):
+        if not jaxlib_bridge.is_staging_tracer(leaf):
             return _TRANSFORMED
         aval = leaf.aval
         return ("tracer", aval.shape, aval.dtype, str(getattr(aval, "sharding", "")))

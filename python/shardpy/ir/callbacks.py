@@ -25,10 +25,9 @@ INDEX_ATTR = "mhlo.backend_config"
 # jax.experimental.custom_partitioning's op: its backend_config names the partition rule,
 # a Python function of the lowering process that XLA's partitioner calls back.
 CUSTOM_PARTITIONING = "CustomSPMDPartitioning"
-NOT_PARTITIONED = ("jax.experimental.custom_partitioning is not supported yet: its "
-                   "partition rule is a Python function that shardpy does not call (write "
-                   "the op's per-shard computation in a jax.shard_map instead, or use "
-                   "jax.jit)")
+NOT_PARTITIONED = ("a jax.experimental.custom_partitioning op: its partition rule is a "
+                   "Python function of the process that lowered the program, so only "
+                   "shardpy.jit can partition it")
 # Why a runner without the lowering's list refuses such a module.
 NOT_RUNNABLE = ("the program calls a Python callback (jax.debug.print, jax.pure_callback, "
                 "io_callback): its function lives in the process that lowered the program, "

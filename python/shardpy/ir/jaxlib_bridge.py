@@ -579,3 +579,48 @@ def _spec_shards(spec, dim: int, mesh) -> int:
 def _local_shape(shape, spec, mesh) -> tuple[int, ...]:
     """A device's block of a (whole-shard) global shape under `spec`."""
     return tuple(n // _spec_shards(spec, d, mesh) for d, n in enumerate(shape))
+
+
+# --------------------------------------------------------------------------- jax internals
+# What shardpy.jit and custom_partitioning read of JAX that has no public name.
+
+def is_staging_tracer(leaf) -> bool:
+    """A tracer of staging (jax.jit, shard_map, a loop body), not of a transformation."""
+    from jax._src.interpreters.partial_eval import DynamicJaxprTracer
+
+    return isinstance(leaf, DynamicJaxprTracer)
+
+
+def lowering_compile_args(lowered) -> dict:
+    """What JAX's lowering hands its compile (host callbacks, ordered effects...)."""
+    return getattr(getattr(lowered, "_lowering", None), "compile_args", None) or {}
+
+
+def custom_partitioning_rule(key: bytes):
+    """(the partition entry point, the rule's info) of a custom_partitioning op's
+    backend_config in this process's registry; None where it has none."""
+    from jax._src import custom_partitioning as jax_cp
+
+    info = jax_cp._sharding_callbacks.get(key)
+    return None if info is None else (jax_cp._custom_partitioning_partition, info)
+
+
+def merge_module(dst: ir.Operation, src: ir.Module, name: str) -> str:
+    """Move `src`'s functions into module `dst` (renamed apart, private); the name its
+    main now has."""
+    from jax._src.interpreters import mlir as jax_mlir
+
+    class Target:  # (what merge_mlir_modules reads of its destination)
+        operation, body, context = dst, dst.regions[0].blocks[0], dst.context
+    return jax_mlir.merge_mlir_modules(Target, name, src)
+
+
+def numpy_dtype(element: ir.Type):
+    """The numpy dtype of an MLIR element type (JAX's table), None if it has none."""
+    import numpy as np
+    from jax._src.interpreters import mlir as jax_mlir
+
+    for dtype, make in jax_mlir._dtype_to_ir_type.items():
+        if make() == element:
+            return np.dtype(dtype)
+    return None

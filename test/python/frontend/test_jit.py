@@ -522,26 +522,105 @@ def test_results_offloaded_to_host_memory(mesh, where):
     assert ours[0].sharding.memory_kind == "pinned_host"
 
 
-def test_custom_partitioning_refused_at_its_line(mesh):
-    """A custom_partitioning op outside shard_map: its partition rule is a Python
-    function shardpy does not call; one error at the user's line (before, XLA called the
-    rule with per-device shardings and failed inside it: JaxRuntimeError INTERNAL)."""
+def _custom_ops():
+    """custom_partitioning ops as libraries write them: (name, op, argument specs)."""
     from jax.experimental.custom_partitioning import custom_partitioning
 
     @custom_partitioning
-    def double(x):
-        return x * 2
+    def row_fft(x):
+        return jnp.fft.fft(x).real
 
-    double.def_partition(
-        partition=lambda mesh_, args, result: (mesh_, lambda x: x * 2, result.sharding,
-                                               (args[0].sharding,)),
-        infer_sharding_from_operands=lambda mesh_, args, result: args[0].sharding,
-        sharding_rule="i j -> i j")
-    x = jax.device_put(np.ones((8, 16), np.float32), named(mesh, "data", "model"))
-    with pytest.raises(ValueError, match=r"test_jit\.py:\d+:\d+: jax\.experimental\."
-                                         r"custom_partitioning is not supported yet"):
-        shardpy.jit(lambda a: double(a) + 1)(x)
-    # Inside a fully manual shard_map JAX lowers it to its function: that runs.
-    f = jax.shard_map(lambda a: double(a) + 1, mesh=mesh, in_specs=P("data", "model"),
-                      out_specs=P("data", "model"))
-    np.testing.assert_array_equal(np.asarray(shardpy.jit(f)(x)), np.full((8, 16), 3.0))
+    def row_spec(mesh_, sharding):
+        spec = tuple(sharding.spec) + (None,)
+        return NamedSharding(mesh_, P(spec[0], None))
+
+    def fft_partition(mesh_, args, result):
+        # Rows stay where they are; each device needs whole rows.
+        s = row_spec(mesh_, args[0].sharding)
+        return mesh_, lambda x: jnp.fft.fft(x).real, s, (s,)
+    row_fft.def_partition(partition=fft_partition,
+                          infer_sharding_from_operands=lambda m, a, r: row_spec(
+                              m, a[0].sharding),
+                          sharding_rule="b n -> b n")
+
+    @custom_partitioning
+    def rowsum_and_scale(x, s):
+        return x.sum(1), x * s
+
+    def rowsum_partition(mesh_, args, result):
+        # Rows and columns stay; the row sums are finished by a psum inside the rule.
+        spec = tuple(args[0].sharding.spec) + (None, None)
+        row, col = spec[0], spec[1]
+
+        def lower(x, s):
+            total = x.sum(1)
+            return (jax.lax.psum(total, col) if col is not None else total), x * s
+        both = NamedSharding(mesh_, P(row, col))
+        return mesh_, lower, (NamedSharding(mesh_, P(row)), both), (both,
+                                                                  NamedSharding(mesh_, P()))
+    rowsum_and_scale.def_partition(
+        partition=rowsum_partition,
+        infer_sharding_from_operands=lambda m, a, r: (
+            NamedSharding(m, P((tuple(a[0].sharding.spec) + (None,))[0])), a[0].sharding),
+        sharding_rule="i j, -> i, i j")
+    return {
+        "fft": (lambda a: row_fft(a) + 1, ("data", "model")),
+        "fft_of_sum": (lambda a: row_fft(a * 2).sum(0), (None, "model")),
+        "psum_in_rule": (lambda a: rowsum_and_scale(jnp.tanh(a), jnp.float32(3)),
+                         ("data", "model")),
+        "psum_rows_whole": (lambda a: rowsum_and_scale(a, jnp.float32(-1)), (None, "model")),
+    }
+
+
+@pytest.mark.parametrize("name", ["fft", "fft_of_sum", "psum_in_rule", "psum_rows_whole"])
+def test_custom_partitioning_by_its_rule(mesh, name):
+    """jax.experimental.custom_partitioning ops outside shard_map are partitioned by the
+    rule they register, as XLA does: operands resharded to what it wants, its per-shard
+    computation (psums included) on every device, results from its sharding. Before,
+    the op was left in the per-device program and XLA failed calling the rule
+    (JaxRuntimeError INTERNAL)."""
+    fun, spec = _custom_ops()[name]
+    data = np.random.default_rng(11).standard_normal((8, 16)).astype(np.float32)
+    x = jax.device_put(data, named(mesh, *spec))
+    ours, theirs = shardpy.jit(fun)(x), jax.jit(fun)(x)
+    for o, t in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs),
+                    strict=True):
+        np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-5, atol=1e-4)
+        assert o.sharding == t.sharding
+    lowered = shardpy.jit(fun).lower(x)
+    assert "CustomSPMDPartitioning" not in lowered.partitioned_module
+    assert "@custom_partitioned" in lowered.partitioned_module
+
+
+_LAYOUTS = [(), ("data",), ("model",), ("data", "model"), ("model", "data"),
+            (("data", "model"),), (None, "model"), (None, ("model", "data"))]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_custom_partitioning_drawn_programs(mesh, seed):
+    """Drawn: the input's layout, which custom op, and what reads its results (a matmul,
+    a transpose, a reduction over either dim); outputs and shardings as jax.jit's."""
+    rng = np.random.default_rng(seed)
+    ops = _custom_ops()
+    name = sorted(ops)[rng.integers(len(ops))]
+    fun = ops[name][0]
+    reader = ("matmul", "transpose", "sum0", "sum1")[rng.integers(4)]
+
+    def program(a):
+        out = fun(jnp.sin(a))
+        first = jax.tree_util.tree_leaves(out)[0]
+        if first.ndim == 1:
+            first = a * first[:, None] if first.shape[0] == a.shape[0] else a * first
+        if reader == "matmul":
+            return first @ a.T, out
+        if reader == "transpose":
+            return first.T * 2, out
+        return first.sum(0 if reader == "sum0" else 1), out
+
+    data = rng.standard_normal((8, 16)).astype(np.float32)
+    x = jax.device_put(data, named(mesh, *_LAYOUTS[rng.integers(len(_LAYOUTS))]))
+    ours, theirs = shardpy.jit(program)(x), jax.jit(program)(x)
+    for o, t in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs),
+                    strict=True):
+        np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-4, atol=1e-4)
+        assert o.sharding == t.sharding
