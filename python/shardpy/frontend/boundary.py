@@ -139,6 +139,17 @@ def partition_module(global_text: str, pipeline_text: str):
         _run_pipeline(module, pipeline_text, context, engine)
         op = module.operation
         signature = runtime.signature(op)
+        fixed = {i: _expressible(signature.results[i].sharding) for i in opened}
+        fixed = {i: s for i, s in fixed.items() if s is not None}
+        if fixed:
+            # A result left to propagation came out on sub-axes, which no PartitionSpec
+            # (nor jax.jit's output) expresses: again, with that result laid out on the
+            # whole axes it had (rare: a second partition of the module).
+            module = ir.Module.parse(global_text, context=context)
+            opened = _open_unspecified_results(module, fixed)
+            _run_pipeline(module, pipeline_text, context, engine)
+            op = module.operation
+            signature = runtime.signature(op)
         # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing.)
         sharded = any(not mesh.is_maximal for mesh in module_meshes(op).values())
         report = stats.module_stats(op).to_json()
@@ -162,12 +173,29 @@ def partition_module(global_text: str, pipeline_text: str):
     return text, in_specs, out_specs, local_outs, report, sharded, padded, opened
 
 
-def _open_unspecified_results(module) -> set[int]:
+def _expressible(sharding):
+    """None where `sharding` is a PartitionSpec's; else (its mesh name, per dim the whole
+    axes it has before its first sub-axis)."""
+    if sharding is None or not any(a.sub is not None for d in sharding.dims for a in d.axes):
+        return None
+    dims = []
+    for dim in sharding.dims:
+        kept = []
+        for ref in dim.axes:
+            if ref.sub is not None:
+                break
+            kept.append(ref.name)
+        dims.append(kept)
+    return sharding.mesh_name, dims
+
+
+def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
     """Results of @main that JAX left without a sharding (out_shardings unspecified on
     a mesh of Auto axes) get an open one, every dim `{?}`: the partitioner chooses their
     layout by propagation, as Shardy does inside jax.jit (a result without any sharding
     would be made whole). Only where the module has exactly one mesh of several axes
-    (JAX adds an empty one for its own constraints). Returns their indices."""
+    (JAX adds an empty one for its own constraints). Returns their indices. `fixed`:
+    result index -> (mesh name, axis names per dim): closed, given instead."""
     from jaxlib.mlir.dialects import sdy
 
     ops = [op.operation for op in module.body.operations]
@@ -189,8 +217,13 @@ def _open_unspecified_results(module) -> set[int]:
                 rank = ir.RankedTensorType(result_type).rank
                 dims = [sdy.DimensionShardingAttr.get([], is_closed=False)
                         for _ in range(rank)]
-                entries["sdy.sharding"] = sdy.TensorShardingAttr.get(meshes[0], dims, [],
-                                                                     [])
+                mesh = meshes[0]
+                if fixed and len(new) in fixed:  # (partition_module's second try)
+                    mesh, names = fixed[len(new)]
+                    dims = [sdy.DimensionShardingAttr.get(
+                        [sdy.AxisRefAttr.get(n) for n in axes], is_closed=True)
+                        for axes in names]
+                entries["sdy.sharding"] = sdy.TensorShardingAttr.get(mesh, dims, [], [])
                 opened.add(len(new))
             new.append(ir.DictAttr.get(entries))
         main.attributes["res_attrs"] = ir.ArrayAttr.get(new)

@@ -624,3 +624,31 @@ def test_custom_partitioning_drawn_programs(mesh, seed):
                     strict=True):
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-4, atol=1e-4)
         assert o.sharding == t.sharding
+
+
+@pytest.mark.parametrize("program", ["grouped_conv_gradient", "reshape_splits_an_axis"])
+def test_results_propagation_puts_on_sub_axes(mesh, program):
+    """A result without out_shardings is laid out by propagation, which may put it on
+    sub-axes (y=4 split 2x2 over two dims): no PartitionSpec expresses that, and
+    shardpy.jit raised "out0 is sharded on a sub-axis". Such a result is now laid out
+    on the whole axes it has before its first sub-axis (partition_module partitions
+    again), as jax.jit's comes out."""
+    rng = np.random.default_rng(2)
+    if program == "grouped_conv_gradient":
+        x = jax.device_put(rng.standard_normal((8, 6, 6, 4), np.float32),
+                           named(mesh, "data", None, None, "model"))
+
+        def f(x):
+            return jax.grad(lambda w: jax.lax.conv_general_dilated(
+                x, w, (1, 1), "SAME", feature_group_count=2,
+                dimension_numbers=("NHWC", "HWIO", "NHWC")).sum())(
+                    jnp.ones((3, 3, 2, 8), jnp.float32))
+    else:
+        x = jax.device_put(rng.standard_normal((8, 16), np.float32),
+                           named(mesh, "data", "model"))
+
+        def f(x):
+            return jnp.tanh(x).reshape(8, 2, 8) * 2
+    ours, theirs = shardpy.jit(f)(x), jax.jit(f)(x)
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-4)
+    assert ours.sharding == theirs.sharding
