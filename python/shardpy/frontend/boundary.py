@@ -218,6 +218,10 @@ def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
                 dims = [sdy.DimensionShardingAttr.get([], is_closed=False)
                         for _ in range(rank)]
                 mesh = meshes[0]
+                if not all(ir.RankedTensorType(result_type).shape):
+                    # No elements: jax.jit returns such a result replicated.
+                    dims = [sdy.DimensionShardingAttr.get([], is_closed=True)
+                            for _ in range(rank)]
                 if fixed and len(new) in fixed:  # (partition_module's second try)
                     mesh, names = fixed[len(new)]
                     dims = [sdy.DimensionShardingAttr.get(

@@ -652,3 +652,17 @@ def test_results_propagation_puts_on_sub_axes(mesh, program):
     ours, theirs = shardpy.jit(f)(x), jax.jit(f)(x)
     np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-4)
     assert ours.sharding == theirs.sharding
+
+
+def test_results_without_elements_come_out_replicated(mesh):
+    """A result with no elements and no out_shardings: jax.jit returns it replicated
+    (shardpy.jit returned the layout propagation gave it, P('data', None))."""
+    e = jax.device_put(np.zeros((8, 0), np.float32), named(mesh, "data", None))
+    x = jax.device_put(np.ones((8, 16), np.float32), named(mesh, "data", "model"))
+
+    def f(e, x):
+        return e * 3, x.sum() * 2, jnp.zeros((0, 4)) + 1, x * 2
+
+    for ours, theirs in zip(shardpy.jit(f)(e, x), jax.jit(f)(e, x), strict=True):
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+        assert ours.sharding == theirs.sharding
