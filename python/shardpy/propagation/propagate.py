@@ -216,13 +216,16 @@ class Propagator:
         settled, level_free, plain = self._settled, masks.level_free, masks.plain
         # A stack (last in, first out) that starts with the nodes in program order, like
         # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
-        # Nodes whose visit is known to change nothing are left out (see first_visits).
-        start = masks.first_visits(settled, level)  # (bytes of 0 or 1)
+        # Nodes that move nothing at this level are left out (masks.in_worklist).
+        held = masks.in_worklist(level)  # (bytes of 0 or 1)
         # At level 0 only pass-through (and forward-only) ops with unshared operands move
         # anything: the others are skipped when popped (and not pushed to begin with).
         idle = masks.idle0 if level == 0 else None
-        queued = list(start)
-        stack = list(compress(range(n - 1, -1, -1), reversed(start)))
+        # Settled level-free nodes are held in their place but not visited while settled
+        # (masks.in_worklist): their visit would change nothing.
+        skip = level_free
+        queued = list(held)
+        stack = list(compress(range(n - 1, -1, -1), reversed(held)))
         pop, push = stack.pop, stack.append
         sharding_of = shardings.__getitem__
         steps = 0
@@ -230,6 +233,8 @@ class Propagator:
             index = pop()
             queued[index] = False
             if idle is not None and idle[index]:
+                continue
+            if settled[index] and skip[index]:
                 continue
             node = nodes[index]
             if not plain[index]:

@@ -61,7 +61,6 @@ class NodeMasks:
         for index in irregular:
             plain[index] = 0
         self.plain = bytes(plain)  # no views, every slot a tensor: visited inline
-        self._level_free_bits = int.from_bytes(self.level_free, "big")
         self._inert_bits = int.from_bytes(bytes(map(attrgetter("inert"), nodes)), "big")
         idle0 = bytes(map(_IDLE_AT_LEVEL_0.__contains__, categories))
         if shared is not None:
@@ -70,13 +69,12 @@ class NodeMasks:
         self._idle0_bits = int.from_bytes(idle0, "big")
         self._ones_bits = int.from_bytes(b"\x01" * n, "big")  # every node
 
-    def first_visits(self, settled: bytearray, level: int | None) -> bytes:
-        """Per node, 1 where a level's worklist must start with it. Left out: nodes
-        whose visit cannot depend on the level and that are settled (their last visit
-        changed nothing, and none of their slots changed since): visiting them again
-        would change nothing either; inert nodes (see rule_cache.Fragment); at level 0,
-        nodes of the categories that move nothing there."""
-        left_out = (int.from_bytes(settled, "big") & self._level_free_bits) | self._inert_bits
-        if level == 0:
-            left_out |= self._idle0_bits
-        return (self._ones_bits ^ left_out).to_bytes(len(settled), "big")
+    def in_worklist(self, level: int | None) -> bytes:
+        """Per node, 1 where a level's worklist holds it at the start, in program order
+        (as Shardy's greedy driver holds every op): all but inert nodes and, at level 0,
+        the nodes that move nothing there. Settled level-free nodes are held too, though
+        their visits are skipped while settled (their last visit changed nothing and no
+        slot of theirs changed since): held, a change next to one leaves it in its place
+        instead of putting it on top, and the order of visits is Shardy's."""
+        left_out = self._inert_bits | (self._idle0_bits if level == 0 else 0)
+        return (self._ones_bits ^ left_out).to_bytes(len(self.plain), "big")
