@@ -150,8 +150,10 @@ def partition_module(global_text: str, pipeline_text: str):
             _run_pipeline(module, pipeline_text, context, engine)
             op = module.operation
             signature = runtime.signature(op)
-        # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing.)
-        sharded = any(not mesh.is_maximal for mesh in module_meshes(op).values())
+        # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing;
+        # nor does the empty mesh of a program on one device, num_partitions = 1.)
+        sharded = any(not mesh.is_maximal and not mesh.is_empty
+                      for mesh in module_meshes(op).values())
         report = stats.module_stats(op).to_json()
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
         out_specs = tuple(_spec(v.sharding, v.name, trim=i in opened)

@@ -666,3 +666,40 @@ def test_results_without_elements_come_out_replicated(mesh):
     for ours, theirs in zip(shardpy.jit(f)(e, x), jax.jit(f)(e, x), strict=True):
         np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
         assert ours.sharding == theirs.sharding
+
+
+@pytest.mark.parametrize("layout", ["single_device", "permuted", "subset", "three_axes",
+                                    "six_devices", "one_device_mesh"])
+def test_device_layouts(mesh, layout):
+    """Arguments on one device (jax.jit runs there: shardpy.jit said "no mesh", the
+    program's only mesh being JAX's empty one), on a mesh with its devices in another
+    order, on some of the devices, on three axes, on six devices, on a mesh of one."""
+    from jax.sharding import AxisType, Mesh
+
+    devices = np.array(jax.devices())
+    auto = (AxisType.Auto,) * 3
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((8, 12), np.float32), rng.standard_normal((12, 6), np.float32)
+    if layout == "single_device":
+        args = jax.device_put(a, devices[5]), jax.device_put(b, devices[5])
+    else:
+        m, specs = {
+            "permuted": (Mesh(devices[[3, 1, 7, 5, 0, 2, 6, 4]].reshape(2, 4), ("x", "y"),
+                              axis_types=auto[:2]), (("x", "y"), ("y", None))),
+            "subset": (Mesh(devices[4:8].reshape(2, 2), ("x", "y"), axis_types=auto[:2]),
+                       (("x", "y"), ("y", None))),
+            "three_axes": (jax.make_mesh((2, 2, 2), ("a", "b", "c"), axis_types=auto),
+                           ((("a", "c"), "b"), ("b", "c"))),
+            "six_devices": (Mesh(devices[:6].reshape(2, 3), ("x", "y"), axis_types=auto[:2]),
+                            (("x", "y"), ("y", None))),
+            "one_device_mesh": (Mesh(devices[2:3].reshape(1, 1), ("x", "y"),
+                                     axis_types=auto[:2]), (("x", "y"), ("y", None))),
+        }[layout]
+        args = (jax.device_put(a, NamedSharding(m, P(*specs[0]))),
+                jax.device_put(b, NamedSharding(m, P(*specs[1]))))
+
+    def f(a, b):
+        return jnp.tanh(a @ b).sum(0), a * 2
+    for ours, theirs in zip(shardpy.jit(f)(*args), jax.jit(f)(*args), strict=True):
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-5)
+        assert ours.sharding == theirs.sharding
