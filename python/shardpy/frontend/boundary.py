@@ -134,22 +134,25 @@ def partition_module(global_text: str, pipeline_text: str):
     engine = DiagnosticEngine("<shardpy.jit>")
     with engine.capturing(context):
         module = ir.Module.parse(global_text, context=context)
-        opened = _open_unspecified_results(module)
-        global_sig = runtime.signature(module.operation)
+        # JAX's ordered effects thread tokens through @main, ahead of the arrays: they
+        # stay in the per-device module (the executor passes JAX's), not in the specs.
+        tokens = _leading_tokens(module)
+        opened = {i - tokens[1] for i in _open_unspecified_results(module)}
+        global_sig = runtime.signature(module.operation, tokens=True)
         _run_pipeline(module, pipeline_text, context, engine)
         op = module.operation
-        signature = runtime.signature(op)
+        signature = runtime.signature(op, tokens=True)
         fixed = {i: _expressible(signature.results[i].sharding) for i in opened}
-        fixed = {i: s for i, s in fixed.items() if s is not None}
+        fixed = {i + tokens[1]: s for i, s in fixed.items() if s is not None}
         if fixed:
             # A result left to propagation came out on sub-axes, which no PartitionSpec
             # (nor jax.jit's output) expresses: again, with that result laid out on the
             # whole axes it had (rare: a second partition of the module).
             module = ir.Module.parse(global_text, context=context)
-            opened = _open_unspecified_results(module, fixed)
+            opened = {i - tokens[1] for i in _open_unspecified_results(module, fixed)}
             _run_pipeline(module, pipeline_text, context, engine)
             op = module.operation
-            signature = runtime.signature(op)
+            signature = runtime.signature(op, tokens=True)
         # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing;
         # nor does the empty mesh of a program on one device, num_partitions = 1.)
         sharded = any(not mesh.is_maximal and not mesh.is_empty
@@ -172,7 +175,29 @@ def partition_module(global_text: str, pipeline_text: str):
                     filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
                                            or n.startswith("jax.") or n.startswith("tf."))
         text = str(module)
-    return text, in_specs, out_specs, local_outs, report, sharded, padded, opened
+    return text, in_specs, out_specs, local_outs, report, sharded, padded, opened, tokens
+
+
+def _leading_tokens(module) -> tuple[int, int]:
+    """How many `!stablehlo.token` arguments and results @main starts with (JAX's ordered
+    effects, one each); a token anywhere else is refused."""
+    from jaxlib.mlir.dialects import stablehlo
+
+    main = next((op.operation for op in module.body.operations
+                 if op.operation.name == "func.func"
+                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
+    if main is None:
+        return 0, 0
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    counts = []
+    for types in (ftype.inputs, ftype.results):
+        flags = [stablehlo.TokenType.isinstance(t) for t in types]
+        n = flags.index(False) if False in flags else len(flags)
+        if any(flags[n:]):
+            raise ValueError("shardpy.jit: @main has a token after its arrays; JAX puts "
+                             "the tokens of ordered effects first")
+        counts.append(n)
+    return counts[0], counts[1]
 
 
 def _expressible(sharding):

@@ -362,14 +362,18 @@ class Jitted:
         kept = _kept_leaves(lowered, len(leaves))
         if kept is False:  # (a JAX that does not say which: keep them all)
             lowered, kept = jitted(True).lower(*args, **kw), None
-        _refuse_ordered_effects(lowered)
         global_text = lowered.as_text(debug_info=True)  # diagnostics point at user code
         pipeline = self.pass_pipeline
         if pipeline == PARTITION_PIPELINE and CUSTOM_PARTITIONING in global_text:
             pipeline = CUSTOM_PARTITIONING_PIPELINE  # (their rules live in this process)
-        per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened = \
-            cached_partition(global_text, pipeline, partition_module,
-                             plain_text=lowered.as_text)
+        (per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened,
+         tokens) = cached_partition(global_text, pipeline, partition_module,
+                                    plain_text=lowered.as_text)
+        ordered = tuple(jaxlib_bridge.lowering_compile_args(lowered).get("ordered_effects")
+                        or ())
+        if tokens != (len(ordered), len(ordered)):
+            raise ValueError(f"shardpy.jit: the program threads {tokens[0]} tokens through "
+                             f"@main for {len(ordered)} ordered effects")
         out_ranks = [len(info.shape) for info in jax.tree_util.tree_leaves(lowered.out_info)]
         out_specs = results_named_as_jax(lowered, out_specs, opened, out_ranks)
         # A program nothing shards (no mesh anywhere) runs whole on every device.
@@ -386,7 +390,7 @@ class Jitted:
         executor = jaxlib_bridge.shard_map_executor(
             per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded,
             host_callbacks=_host_callbacks(lowered),
-            out_memory_kinds=_result_memory_kinds(lowered))
+            out_memory_kinds=_result_memory_kinds(lowered), ordered_effects=ordered)
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
@@ -546,18 +550,6 @@ def _host_callbacks(lowered) -> tuple:
     """The Python callbacks (jax.debug.print, pure_callback, io_callback) JAX's lowering
     made, which the module's callback calls name by index (ir/callbacks.py)."""
     return tuple(jaxlib_bridge.lowering_compile_args(lowered).get("host_callbacks") or ())
-
-
-def _refuse_ordered_effects(lowered) -> None:
-    """Ordered effects (io_callback(..., ordered=True)) thread a token through @main that
-    orders them across calls; the executor does not carry it yet."""
-    ordered = jaxlib_bridge.lowering_compile_args(lowered).get("ordered_effects")
-    if ordered:
-        raise ValueError(
-            "shardpy.jit: ordered effects are not supported yet (found "
-            f"{', '.join(sorted({type(e).__name__ for e in ordered}))}: an "
-            "io_callback(..., ordered=True) or jax.debug.print(..., ordered=True)); "
-            "unordered callbacks are")
 
 
 def _kept_leaves(lowered, count: int):

@@ -446,9 +446,13 @@ def _per_device_primitive():
 
     primitive = Primitive("shardpy_per_device")
     primitive.multiple_results = True
-    primitive.def_abstract_eval(lambda *args, out_avals, module_text, host_callbacks: out_avals)
+    # JAX's ordered effects of the program (io_callback(..., ordered=True)): JAX threads
+    # a token per effect through the primitive, the per-device @main's leading tokens.
+    primitive.def_effectful_abstract_eval(
+        lambda *args, out_avals, module_text, host_callbacks, token_effects: (
+            out_avals, set(token_effects)))
 
-    def lower(ctx, *args, out_avals, module_text, host_callbacks):
+    def lower(ctx, *args, out_avals, module_text, host_callbacks, token_effects):
         source = ir.Module.parse(module_text, context=ctx.module_context.context)
         if host_callbacks:  # the user's jax.debug.print, pure_callback...: XLA calls them
             module_context = ctx.module_context
@@ -463,8 +467,14 @@ def _per_device_primitive():
                                            source)
         types = [ir.RankedTensorType.get(a.shape, jax_mlir.dtype_to_ir_type(a.dtype))
                  for a in out_avals]
-        return list(func_dialect.CallOp(types, ir.FlatSymbolRefAttr.get(name),
-                                        list(args)).results)
+        tokens = [ctx.tokens_in.get(effect) for effect in token_effects]
+        call = func_dialect.CallOp([t.type for t in tokens] + types,
+                                   ir.FlatSymbolRefAttr.get(name), tokens + list(args))
+        results = list(call.results)
+        if token_effects:
+            ctx.set_tokens_out(ctx.tokens_in.update_tokens(jax_mlir.TokenSet(
+                dict(zip(token_effects, results[:len(tokens)])))))
+        return results[len(tokens):]
 
     jax_mlir.register_lowering(primitive, lower)
     _PER_DEVICE_PRIMITIVE.append(primitive)
@@ -472,7 +482,8 @@ def _per_device_primitive():
 
 
 def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=(),
-                       padded=((), ()), host_callbacks=(), out_memory_kinds=()):
+                       padded=((), ()), host_callbacks=(), out_memory_kinds=(),
+                       ordered_effects=()):
     """A jitted function of global jax.Arrays running `module_text` on every device.
     `padded`: per argument and result, None or (global shape, padded shape): uneven
     dims, which shard_map cannot split, padded with zeros before it and sliced after.
@@ -490,7 +501,8 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
 
     def per_device(*xs):
         return tuple(primitive.bind(*xs, out_avals=out_avals, module_text=module_text,
-                                    host_callbacks=tuple(host_callbacks)))
+                                    host_callbacks=tuple(host_callbacks),
+                                    token_effects=tuple(ordered_effects)))
 
     if mesh is None:  # nothing is sharded: the program runs whole where it is called
         return jax.jit(per_device, donate_argnums=tuple(donate))

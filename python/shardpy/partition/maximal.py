@@ -45,6 +45,8 @@ after:
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy, stablehlo
@@ -158,16 +160,17 @@ def _runs_on_device(op: ir.Operation, device: int, mesh_name: str, mesh,
     under `partition_id == device`; its used results gathered and device's row taken.
     False (nothing changed) where its operands or results are not all tensors (a token
     cannot cross into a manual computation)."""
-    tensors = [v.type for v in list(op.operands) + list(op.results)]
-    if not all(isinstance(t, ir.RankedTensorType) for t in tensors):
+    types = [v.type for v in list(op.operands) + list(op.results)]
+    if not all(isinstance(t, ir.RankedTensorType) for t in types):
+        if all(isinstance(t, ir.RankedTensorType) or stablehlo.TokenType.isinstance(t)
+               for t in types):
+            _runs_on_device_with_tokens(op, device, mesh_name, mesh, channels)
+            return True
         return False
     used = [r for r in op.results if len(list(r.uses))]
     group = sorted(mesh.devices)
-    n, row = len(group), group.index(device)
-
-    def whole(rank: int) -> ir.Attribute:
-        return sdy.TensorShardingAttr.get(
-            mesh_name, [sdy.DimensionShardingAttr.get([], True) for _ in range(rank)])
+    row = group.index(device)
+    whole = partial(_whole, mesh_name)
 
     with op.location, ir.InsertionPoint(op):
         manual = sdy.ManualComputationOp(
@@ -183,20 +186,8 @@ def _runs_on_device(op: ir.Operation, device: int, mesh_name: str, mesh,
         branch = stablehlo.IfOp([r.type for r in op.results], on)
         then_block = branch.true_branch.blocks.append()
         else_block = branch.false_branch.blocks.append()
-        returned = []
-        for r in used:
-            value = branch.results[r.result_number]
-            t = r.type
-            one = ir.RankedTensorType.get([1] + list(t.shape), t.element_type)
-            gathered = ir.RankedTensorType.get([n] + list(t.shape), t.element_type)
-            rows = stablehlo.AllGatherOp(
-                [gathered], [stablehlo.ReshapeOp(one, value).result], 0,
-                ir.DenseElementsAttr.get(np.array([group], dtype=np.int64)),
-                channel_handle=channels.take(), use_global_device_ids=True).results[0]
-            mine = stablehlo.SliceOp(rows, [row] + [0] * t.rank, [row + 1] + list(t.shape),
-                                     [1] * (t.rank + 1)).result
-            returned.append(stablehlo.ReshapeOp(t, mine).result)
-        sdy.ReturnOp(returned)
+        sdy.ReturnOp([_row_of(branch.results[r.result_number], group, row, channels)
+                      for r in used])
     with op.location, ir.InsertionPoint(else_block):
         stablehlo.ReturnOp([zeros(r.type) for r in op.results])
     for r, result in zip(used, manual.results):
@@ -208,6 +199,88 @@ def _runs_on_device(op: ir.Operation, device: int, mesh_name: str, mesh,
         op.operands[i] = arg
     del op.attributes[SHARDING_ATTR]
     return True
+
+
+def _runs_on_device_with_tokens(op: ir.Operation, device: int, mesh_name: str, mesh,
+                                channels: _Channels) -> None:
+    """_runs_on_device for an op that threads tokens (an ordered io_callback: tokens
+    cannot cross into a manual computation): the conditional on the partition id in the
+    global program, each token result the op's token operand of the same rank elsewhere,
+    and only the used tensor results gathered in a manual computation.
+
+    before:
+        %t1, %r = stablehlo.custom_call @cb(%t0, %x) {has_side_effect = true, <@maximal_0>}
+    after:
+        %t1, %v = "stablehlo.if"(%on_0) ({ %a, %b = custom_call @cb(%t0, %x) ... },
+                                           { stablehlo.return %t0, %zero })
+        %r = sdy.manual_computation(%v) ... { all_gather, device 0's row }
+    """
+    group = sorted(mesh.devices)
+    row = group.index(device)
+    token_operands = [v for v in op.operands if stablehlo.TokenType.isinstance(v.type)]
+    with op.location, ir.InsertionPoint(op):
+        # Its operands made whole here, on every device: gathered inside the conditional,
+        # device k alone would enter the collective (the others wait forever).
+        for i, v in enumerate(list(op.operands)):
+            if isinstance(v.type, ir.RankedTensorType):
+                op.operands[i] = sdy.ReshardOp(v, _whole(mesh_name, v.type.rank)).result
+        on = stablehlo.CompareOp(
+            stablehlo.PartitionIdOp().result, _device_constant(device),
+            stablehlo.ComparisonDirectionAttr.get("EQ")).result
+        branch = stablehlo.IfOp([r.type for r in op.results], on)
+        then_block = branch.true_branch.blocks.append()
+        else_block = branch.false_branch.blocks.append()
+    with op.location, ir.InsertionPoint(else_block):
+        passed, elsewhere = iter(token_operands), []
+        for r in op.results:
+            if stablehlo.TokenType.isinstance(r.type):
+                elsewhere.append(next(passed, None) or stablehlo.AfterAllOp([]).result)
+            else:
+                elsewhere.append(zeros(r.type))
+        stablehlo.ReturnOp(elsewhere)
+    used = [r for r in op.results if not stablehlo.TokenType.isinstance(r.type)
+            and len(list(r.uses))]
+    results = {r.result_number: branch.results[r.result_number] for r in op.results}
+    if used:
+        with op.location, ir.InsertionPoint(op):
+            manual = sdy.ManualComputationOp(
+                [r.type for r in used], [results[r.result_number] for r in used],
+                sdy.TensorShardingPerValueAttr.get([_whole(mesh_name, r.type.rank)
+                                                    for r in used]),
+                sdy.TensorShardingPerValueAttr.get([_whole(mesh_name, r.type.rank)
+                                                    for r in used]),
+                sdy.ManualAxesAttr.get([ir.StringAttr.get(a) for a in mesh.axis_names]))
+            body = manual.regions[0].blocks.append(*[r.type for r in used])
+        with op.location, ir.InsertionPoint(body):
+            sdy.ReturnOp([_row_of(a, group, row, channels) for a in body.arguments])
+        for r, new in zip(used, manual.results):
+            results[r.result_number] = new
+    for r in list(op.results):
+        r.replace_all_uses_with(results[r.result_number])
+    with op.location, ir.InsertionPoint(then_block):
+        done = stablehlo.ReturnOp(list(op.results))
+    op.move_before(done)
+    del op.attributes[SHARDING_ATTR]
+
+
+def _whole(mesh_name: str, rank: int) -> ir.Attribute:
+    return sdy.TensorShardingAttr.get(
+        mesh_name, [sdy.DimensionShardingAttr.get([], True) for _ in range(rank)])
+
+
+def _row_of(value: ir.Value, group: list, row: int, channels: _Channels) -> ir.Value:
+    """In manual code: `value` as the device at position `row` of `group` has it (every
+    device's gathered, that row taken: exact for every type)."""
+    t = ir.RankedTensorType(value.type)
+    one = ir.RankedTensorType.get([1] + list(t.shape), t.element_type)
+    gathered = ir.RankedTensorType.get([len(group)] + list(t.shape), t.element_type)
+    rows = stablehlo.AllGatherOp(
+        [gathered], [stablehlo.ReshapeOp(one, value).result], 0,
+        ir.DenseElementsAttr.get(np.array([group], dtype=np.int64)),
+        channel_handle=channels.take(), use_global_device_ids=True).results[0]
+    mine = stablehlo.SliceOp(rows, [row] + [0] * t.rank, [row + 1] + list(t.shape),
+                             [1] * (t.rank + 1)).result
+    return stablehlo.ReshapeOp(t, mine).result
 
 
 _MAX_DEPTH = 64  # ops between partition_id and the op placed on one device, at most

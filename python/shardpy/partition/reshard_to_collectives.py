@@ -41,6 +41,12 @@ def lower_reshards(module: ir.Operation, model=None) -> None:
 
 def _lower(op: ir.Operation, state: ShardingState, model=None) -> None:
     value = op.operands[0]
+    if not isinstance(value.type, ir.RankedTensorType):
+        # A token (JAX threads one through shard_map for ordered effects): every device
+        # holds its own; nothing to move.
+        op.results[0].replace_all_uses_with(value)
+        op.erase()
+        return
     target = state.of(op.results[0])
     source = state.of(value)
     if source is None:

@@ -83,17 +83,20 @@ def entry_function(module: ir.Operation):
     return main
 
 
-def signature(module: ir.Operation) -> Signature:
-    """Types and shardings of `@main`'s arguments and results."""
+def signature(module: ir.Operation, tokens: bool = False) -> Signature:
+    """Types and shardings of `@main`'s arguments and results. `tokens`: leave out
+    `!stablehlo.token`s (shardpy.jit threads JAX's ordered effects through them) instead
+    of refusing them."""
     main = entry_function(module)
     codec = ShardingCodec.for_module(module)
     ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
     arg_shardings = codec.func_arg_shardings(main)
     res_shardings = codec.func_result_shardings(main)
+    kept = (lambda t: not (tokens and stablehlo.TokenType.isinstance(t)))
     args = tuple(BoundaryValue(f"arg{i}", tensor_type(t, f"argument {i}", main.location), s)
-                 for i, (t, s) in enumerate(zip(ftype.inputs, arg_shardings)))
+                 for i, (t, s) in enumerate(zip(ftype.inputs, arg_shardings)) if kept(t))
     results = tuple(BoundaryValue(f"out{i}", tensor_type(t, f"result {i}", main.location), s)
-                    for i, (t, s) in enumerate(zip(ftype.results, res_shardings)))
+                    for i, (t, s) in enumerate(zip(ftype.results, res_shardings)) if kept(t))
     return Signature(args, results)
 
 

@@ -80,6 +80,8 @@ def even_manual_layouts(op: ir.Operation, codec, ins: list | None = None,
         gives) taking its place."""
         new = list(layouts)
         for i, (value, sharding) in enumerate(zip(values, layouts)):
+            if not isinstance(globals_[i].type, ir.RankedTensorType):
+                continue  # (a token JAX threads through shard_map for ordered effects)
             dims = uneven_free_dims(globals_[i].type.shape, sharding, manual)
             if not dims:
                 continue

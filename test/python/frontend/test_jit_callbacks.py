@@ -198,13 +198,51 @@ def test_lowered_and_compiled_run_callbacks(x):
     assert len(calls.take()) == 1
 
 
-def test_ordered_effects_refused_clearly(x):
-    def f(v):
-        return v * io_callback(lambda s: np.float32(s), jax.ShapeDtypeStruct((), jnp.float32),
-                               v.sum(), ordered=True)
+@pytest.mark.parametrize("where", ["top", "scan", "shard_map"])
+def test_ordered_io_callbacks(mesh, x, where):
+    """io_callback(..., ordered=True): JAX threads a token through @main; the executor
+    passes JAX's token through the per-device program, and the calls come in program
+    order, once each (on device 0; inside shard_map, on every device). They were refused
+    ("ordered effects are not supported yet")."""
+    calls = Calls(lambda v: np.float32(np.asarray(v).sum() * 2))
+    scalar = jax.ShapeDtypeStruct((), jnp.float32)
 
-    with pytest.raises(ValueError, match="ordered effects are not supported yet"):
-        shardpy.jit(f)(x)
+    def f(v):
+        if where == "shard_map":
+            def body(block):
+                return block * io_callback(calls, scalar, block.sum(), ordered=True)
+            return jax.shard_map(body, mesh=mesh, in_specs=P("data", "model"),
+                                 out_specs=P("data", "model"))(v)
+        if where == "scan":
+            def step(carry, row):
+                return carry + io_callback(calls, scalar, row.sum(), ordered=True), None
+            return jax.lax.scan(step, jnp.float32(0), v)[0]
+        first = io_callback(calls, scalar, v.sum(), ordered=True)
+        second = io_callback(calls, scalar, v.max(), ordered=True)
+        return v * first + second
+
+    theirs, their_calls, ours, our_calls = both(f, x, calls=calls)
+    assert len(their_calls) == {"top": 2, "scan": 8, "shard_map": 8}[where]
+    if where != "shard_map":  # (devices run their blocks' calls in any order)
+        assert [c[0].item() for c in our_calls] == pytest.approx(
+            [c[0].item() for c in their_calls], rel=1e-5)
+    assert_same_calls(their_calls, our_calls)
+    assert_same_outputs(theirs, ours)
+
+
+def test_ordered_io_callbacks_keep_their_order_across_calls(x):
+    seen = []
+
+    def record(v):
+        seen.append(int(v))
+        return np.int32(v)
+
+    f = shardpy.jit(lambda v, i: v * io_callback(record, jax.ShapeDtypeStruct((), jnp.int32),
+                                                  i, ordered=True))
+    outs = [f(x, jnp.int32(i)) for i in range(6)]
+    jax.block_until_ready(outs)
+    jax.effects_barrier()
+    assert seen == list(range(6))
 
 
 SPECS = [P(), P("data"), P("model"), P("data", "model"), P("model", "data"),
@@ -213,13 +251,13 @@ SPECS = [P(), P("data"), P("model"), P("data", "model"), P("model", "data"),
 
 @pytest.mark.parametrize("seed", range(24))
 def test_random_callback_programs(mesh, seed):
-    """Drawn programs: an input on a drawn layout, a pure/io/debug callback at the top,
+    """Drawn programs: an input on a drawn layout, a pure/io/ordered io/debug callback at the top,
     in a scan or in a cond, its results (f32, i32 or bool) read by a drawn op on the
     mesh; the same outputs, shardings and calls as jax.jit's."""
     rng = np.random.default_rng(seed)
     data = rng.standard_normal((8, 16)).astype(np.float32)
     x = jax.device_put(data, NamedSharding(mesh, SPECS[rng.integers(len(SPECS))]))
-    kind = ("pure", "io", "debug")[rng.integers(3)]
+    kind = ("pure", "io", "debug", "ordered")[rng.integers(4)]
     where = ("top", "scan", "cond")[rng.integers(3)]
     dtype = (np.float32, np.int32, np.bool_)[rng.integers(3)]
     reader = ("matmul", "add", "sum", "where")[rng.integers(4)]
@@ -233,7 +271,7 @@ def test_random_callback_programs(mesh, seed):
             return v
         shape = jax.ShapeDtypeStruct(v.shape, dtype)
         return (jax.pure_callback(calls, shape, v) if kind == "pure"
-                else io_callback(calls, shape, v))
+                else io_callback(calls, shape, v, ordered=kind == "ordered"))
 
     def read(v, y):  # (v's shape back)
         y = y.astype(jnp.float32)
