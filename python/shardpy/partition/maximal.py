@@ -180,12 +180,7 @@ def _runs_on_device(op: ir.Operation, device: int, mesh_name: str, mesh,
             sdy.ManualAxesAttr.get([ir.StringAttr.get(a) for a in mesh.axis_names]))
         body = manual.regions[0].blocks.append(*[v.type for v in op.operands])
     with op.location, ir.InsertionPoint(body):
-        on = stablehlo.CompareOp(
-            stablehlo.PartitionIdOp().result, _device_constant(device),
-            stablehlo.ComparisonDirectionAttr.get("EQ")).result
-        branch = stablehlo.IfOp([r.type for r in op.results], on)
-        then_block = branch.true_branch.blocks.append()
-        else_block = branch.false_branch.blocks.append()
+        branch, then_block, else_block = _on_device(device, op)
         sdy.ReturnOp([_row_of(branch.results[r.result_number], group, row, channels)
                       for r in used])
     with op.location, ir.InsertionPoint(else_block):
@@ -224,12 +219,7 @@ def _runs_on_device_with_tokens(op: ir.Operation, device: int, mesh_name: str, m
         for i, v in enumerate(list(op.operands)):
             if isinstance(v.type, ir.RankedTensorType):
                 op.operands[i] = sdy.ReshardOp(v, _whole(mesh_name, v.type.rank)).result
-        on = stablehlo.CompareOp(
-            stablehlo.PartitionIdOp().result, _device_constant(device),
-            stablehlo.ComparisonDirectionAttr.get("EQ")).result
-        branch = stablehlo.IfOp([r.type for r in op.results], on)
-        then_block = branch.true_branch.blocks.append()
-        else_block = branch.false_branch.blocks.append()
+        branch, then_block, else_block = _on_device(device, op)
     with op.location, ir.InsertionPoint(else_block):
         passed, elsewhere = iter(token_operands), []
         for r in op.results:
@@ -261,6 +251,16 @@ def _runs_on_device_with_tokens(op: ir.Operation, device: int, mesh_name: str, m
         done = stablehlo.ReturnOp(list(op.results))
     op.move_before(done)
     del op.attributes[SHARDING_ATTR]
+
+
+def _on_device(device: int, op: ir.Operation):
+    """(an `if` on partition_id == device with `op`'s result types, its then block, its
+    else block), at the current insertion point."""
+    on = stablehlo.CompareOp(
+        stablehlo.PartitionIdOp().result, _device_constant(device),
+        stablehlo.ComparisonDirectionAttr.get("EQ")).result
+    branch = stablehlo.IfOp([r.type for r in op.results], on)
+    return branch, branch.true_branch.blocks.append(), branch.false_branch.blocks.append()
 
 
 def _whole(mesh_name: str, rank: int) -> ir.Attribute:
