@@ -3,8 +3,8 @@
 __version__ = "0.1.0"
 
 
-from .frontend.jit import Compiled, Jitted, Lowered, jit  # noqa: E402  (jax is imported lazily)
+from .frontend.jit import Compiled, Jitted, Lowered, Traced, jit  # noqa: E402  (jax is imported lazily)
 
 # The public Python API; the command-line tools (shardpy-opt, shardpy-run) and the pass
 # names (shardpy-partition, ...) are the rest of it.
-__all__ = ["Compiled", "Jitted", "Lowered", "jit", "__version__"]
+__all__ = ["Compiled", "Jitted", "Lowered", "Traced", "jit", "__version__"]

@@ -162,6 +162,21 @@ class Compiled:
         return self._report
 
 
+class Traced:
+    """What shardpy.jit(f).trace(*args) returns (jax.stages.Traced's counterpart): JAX's
+    jaxpr, argument and output info; lower() partitions with shardpy."""
+
+    def __init__(self, jitted: "Jitted", args: tuple, kwargs: dict, traced):
+        self._jitted, self._args, self._kwargs, self._traced = jitted, args, kwargs, traced
+        self.jaxpr = traced.jaxpr
+        self.out_info = traced.out_info
+        self.args_info = traced.args_info
+        self.fun_name = traced.fun_name
+
+    def lower(self) -> Lowered:
+        return self._jitted.lower(*self._args, **self._kwargs)
+
+
 @dataclass
 class _Program:
     lowered: Lowered
@@ -200,6 +215,7 @@ class Jitted:
         self._lock = threading.Lock()
         self.__name__ = getattr(fun, "__name__", "fun")
         self.__doc__ = getattr(fun, "__doc__", None)
+        self.__wrapped__ = fun
 
     # -- public ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -224,6 +240,24 @@ class Jitted:
                 static_argnums=self.static_argnums, static_argnames=self.static_kwnames,
                 donate_argnums=self.donate_argnums, keep_unused=self.keep_unused)
         return found
+
+    def trace(self, *args, **kwargs) -> "Traced":
+        """jax.jit(...).trace's counterpart: the jaxpr and signature JAX traces; its
+        lower() is shardpy's."""
+        return Traced(self, args, kwargs, self._as_jax_jit().trace(*args, **kwargs))
+
+    def eval_shape(self, *args, **kwargs):
+        """The outputs' shapes, dtypes and shardings, as jax.jit(...).eval_shape gives
+        them (shardpy.jit's outputs carry the same shardings)."""
+        return self._as_jax_jit().eval_shape(*args, **kwargs)
+
+    def clear_cache(self) -> None:
+        """Forget the programs made for earlier signatures (as jax.jit's clear_cache)."""
+        with self._lock:
+            self._cache.clear()
+        found = getattr(self, "_jax_jit", None)
+        if found is not None:
+            found.clear_cache()
 
     def lower(self, *args, **kwargs) -> Lowered:
         args, kw = self._positional(args, kwargs)

@@ -703,3 +703,27 @@ def test_device_layouts(mesh, layout):
     for ours, theirs in zip(shardpy.jit(f)(*args), jax.jit(f)(*args), strict=True):
         np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5, atol=1e-5)
         assert ours.sharding == theirs.sharding
+
+
+def test_jax_jit_attributes(mesh):
+    """trace(), eval_shape(), clear_cache() and __wrapped__, as jax.jit's object has
+    them (they were missing)."""
+    x = jax.device_put(np.arange(32, dtype=np.float32).reshape(8, 4), named(mesh, "data", None))
+
+    def f(v):
+        return jnp.tanh(v) @ v.T
+
+    ours, theirs = shardpy.jit(f), jax.jit(f)
+    assert ours.__wrapped__ is f
+    shape = ours.eval_shape(x)
+    assert (shape.shape, shape.dtype) == (theirs.eval_shape(x).shape, np.float32)
+    traced = ours.trace(x)
+    assert str(traced.jaxpr) == str(theirs.trace(x).jaxpr)
+    lowered = traced.lower()
+    assert "shardpy.per_device" in lowered.partitioned_module
+    np.testing.assert_allclose(np.asarray(lowered.compile()(x)), np.asarray(theirs(x)),
+                               rtol=1e-5)
+    ours(x)
+    ours.clear_cache()
+    assert not ours._cache
+    np.testing.assert_allclose(np.asarray(ours(x)), np.asarray(theirs(x)), rtol=1e-5)
