@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from ..ir.callbacks import is_python_callback
 from ..ir.diagnostics import warning
 from ..ops.registry import family
 from ..sharding.op_rule import FactorKind, OpRule, shape_of
@@ -47,7 +48,8 @@ def fallback_reason(name: str) -> str:
 
 
 def warn_computed_replicated(op: ir.Operation, name: str, warned: set[str]) -> None:
-    """The warning for an op computed replicated, once per op name (`warned`)."""
-    if name not in warned:
+    """The warning for an op computed replicated, once per op name (`warned`); none for
+    a Python callback (JAX places it on one device, where it runs: maximal.py)."""
+    if name not in warned and not is_python_callback(op):
         warned.add(name)
         warning(op.location, f"'{name}' is computed replicated: " + fallback_reason(name))
