@@ -55,7 +55,10 @@ def infer_unreduced(g: Graph) -> None:
             # cannot also be unreduced.
             sizes = current.mesh.axes
             taken = [r for d in current.dims for r in d.axes] + list(current.replicated)
-            gained = [a for a in missing if a in partial
+            # (Only axes of the value's own mesh: a value placed on one device, a
+            # maximal mesh without axes, cannot be partial along another mesh's axis.)
+            names = current.mesh.axis_names
+            gained = [a for a in missing if a in partial and a.name in names
                       and not any(aa.conflicts(a, r, sizes) for r in taken)]
             if gained:
                 order = {n: i for i, n in enumerate(current.mesh.axis_names)}
