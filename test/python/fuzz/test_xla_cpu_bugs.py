@@ -44,12 +44,18 @@ for n in ({limit - 1}, {limit}):
 def test_xla_cpu_exp_tanh_of_a_nan_max_is_garbage():
     """exp(tanh(max(x with NaN at index 3 of dim 1))) over a 1 x 32 x 8 array: finite
     garbage (denormals, 1e31) where every element is NaN (mixed.py's sections start
-    with exp(tanh(.)): seeds 9000011 and 3201944)."""
-    assert _run("""
+    with exp(tanh(.)): seeds 9000011 and 3201944). Not every process shows it: under
+    load one CI run (2026-11-28) got NaN everywhere, so it is pinned as "some process of
+    three shows garbage" (a jaxlib that fixes it gives NaN in all three)."""
+    runs = [_run(EXP_TANH_OF_A_NAN_MAX) for _ in range(3)]
+    assert "False" in runs, runs
+
+
+EXP_TANH_OF_A_NAN_MAX = """
 def f(a):
     i = jax.lax.broadcasted_iota(jnp.int32, a.shape, 1)
     x = jnp.where(i == 3, jnp.sqrt(jnp.float32(-1.0)), a)
     return jnp.exp(jnp.tanh(jnp.max(x, axis=1)))
 a = np.random.default_rng(0).standard_normal((1, 32, 8)).astype(np.float32)
 print(bool(np.isnan(np.asarray(jax.jit(f)(a))).all()))
-""") == "False"
+"""
