@@ -627,12 +627,9 @@ def merge_module(dst: ir.Operation, src: ir.Module, name: str) -> str:
     return jax_mlir.merge_mlir_modules(Target, name, src)
 
 
-def numpy_dtype(element: ir.Type):
-    """The numpy dtype of an MLIR element type (JAX's table), None if it has none."""
-    import numpy as np
-    from jax._src.interpreters import mlir as jax_mlir
+def hlo_sharding(mesh, entries: tuple, rank: int):
+    """The xla_client.HloSharding of PartitionSpec(*entries) on jax Mesh `mesh` for a
+    value of `rank` dims (what a custom_partitioning rule is asked with)."""
+    from jax.sharding import NamedSharding, PartitionSpec
 
-    for dtype, make in jax_mlir._dtype_to_ir_type.items():
-        if make() == element:
-            return np.dtype(dtype)
-    return None
+    return NamedSharding(mesh, PartitionSpec(*entries))._to_xla_hlo_sharding(rank)

@@ -31,6 +31,7 @@ from jaxlib.mlir.dialects import func, sdy
 
 from ..ir import callbacks, jaxlib_bridge
 from ..ir.diagnostics import ShardpyError
+from ..ir.types import numpy_dtype
 from ..ir.utils import collect_ops
 from ..sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 from ..sharding.sdy_codec import encode_mesh
@@ -62,7 +63,6 @@ def _rule(op: ir.Operation):
 
 
 def _partition(module: ir.Operation, op: ir.Operation, state: ShardingState) -> None:
-    from jax.sharding import NamedSharding, PartitionSpec
     from jaxlib import xla_client as xc
 
     partition, key, info = _rule(op)
@@ -85,13 +85,17 @@ def _partition(module: ir.Operation, op: ir.Operation, state: ShardingState) -> 
             names = [a.name for a in dim.axes]
             if any(a.sub is not None for a in dim.axes) or (
                     sharding is not None and sharding.unreduced):
-                return NamedSharding(mesh, PartitionSpec())._to_xla_hlo_sharding(rank)
+                return jaxlib_bridge.hlo_sharding(mesh, (), rank)
             entries.append(tuple(names) if len(names) > 1 else names[0] if names else None)
-        return NamedSharding(mesh, PartitionSpec(*entries))._to_xla_hlo_sharding(rank)
+        return jaxlib_bridge.hlo_sharding(mesh, tuple(entries), rank)
 
     def shape(value):
         t = ir.RankedTensorType(value.type)
-        return xc.Shape.array_shape(_numpy_dtype(t.element_type), tuple(t.shape))
+        dtype = numpy_dtype(t.element_type)
+        if dtype is None:
+            raise ShardpyError(f"a custom_partitioning op on {t.element_type}, which numpy "
+                               f"has no type for", op.location)
+        return xc.Shape.array_shape(dtype, tuple(t.shape))
 
     arg_shapes = [shape(v) for v in operands]
     arg_hlo = [hlo(s, len(v.type.shape)) for s, v in zip(have_in, operands)]
@@ -115,11 +119,9 @@ def _partition(module: ir.Operation, op: ir.Operation, state: ShardingState) -> 
 
     body_module = ir.Module.parse(bytes(bytecode), context=module.context)
     name = jaxlib_bridge.merge_module(module, body_module, "custom_partitioned")
-    callee = ir.SymbolTable(module)[name]
-    arg_types = list(ir.FunctionType(ir.TypeAttr(callee.attributes["function_type"]).value)
-                     .inputs)
-    result_types = list(ir.FunctionType(ir.TypeAttr(callee.attributes["function_type"])
-                                        .value).results)
+    callee_type = ir.FunctionType(ir.TypeAttr(
+        ir.SymbolTable(module)[name].attributes["function_type"]).value)
+    arg_types, result_types = list(callee_type.inputs), list(callee_type.results)
     codec = state.codec
     with op.location, ir.InsertionPoint(op):
         manual = sdy.ManualComputationOp(
@@ -165,11 +167,3 @@ def _sharding(info, hlo_sharding, rank: int, template: TensorSharding) -> Tensor
     dims = tuple(DimSharding(tuple(AxisRef(n) for n in (
         e if isinstance(e, tuple) else (e,) if e is not None else ()))) for e in entries)
     return TensorSharding(template.mesh, dims, mesh_name=template.mesh_name)
-
-
-def _numpy_dtype(element: ir.Type):
-    found = jaxlib_bridge.numpy_dtype(element)
-    if found is None:
-        raise ShardpyError(f"a custom_partitioning op on {element}, which numpy has no "
-                           f"type for")
-    return found
