@@ -8,7 +8,7 @@ from jaxlib.mlir import ir
 
 from ..ir import jaxlib_bridge
 from ..ir.diagnostics import DiagnosticEngine
-from ..ir.utils import filter_signature_attrs
+from ..ir.utils import filter_signature_attrs, public_main
 from ..sharding.sdy_codec import module_meshes
 from ..pipeline import Pipeline, PipelineOptions
 
@@ -183,9 +183,7 @@ def _leading_tokens(module) -> tuple[int, int]:
     effects, one each); a token anywhere else is refused."""
     from jaxlib.mlir.dialects import stablehlo
 
-    main = next((op.operation for op in module.body.operations
-                 if op.operation.name == "func.func"
-                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
+    main = public_main(module.operation)  # (the entry runtime.signature reads)
     if main is None:
         return 0, 0
     ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)

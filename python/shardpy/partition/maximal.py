@@ -55,6 +55,7 @@ from ..ir import callbacks
 from ..ir.diagnostics import warning
 from ..ir.utils import collect_ops, erase_op_forwarding_operands, zeros
 from ..sharding.sdy_codec import SHARDING_ATTR, module_meshes
+from .collectives import first_free_channel
 
 
 def drop_maximal_shardings(module: ir.Operation) -> None:
@@ -143,13 +144,16 @@ def _mesh_holding(meshes: dict, device: int):
 
 
 class _Channels:
-    """Channel handles not used in the module yet."""
+    """Channel handles not used in the module yet (looked up on the first one taken:
+    most modules with maximal shardings have no op with side effects)."""
 
     def __init__(self, ops):
-        self.next = 1 + max((stablehlo.ChannelHandle(op.attributes["channel_handle"]).handle
-                             for op in ops if "channel_handle" in op.attributes), default=0)
+        self._ops, self.next = ops, None
 
     def take(self) -> ir.Attribute:
+        if self.next is None:
+            self.next = first_free_channel([(None, self._ops,
+                                             [op.name for op in self._ops])])
         self.next += 1
         return stablehlo.ChannelHandle.get(self.next - 1, 1)
 
