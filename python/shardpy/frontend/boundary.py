@@ -124,9 +124,11 @@ def _run_pipeline(module, pipeline_text: str, context, engine) -> None:
 
 def partition_module(global_text: str, pipeline_text: str):
     """Partition JAX's module; returns the per-device text prepared for inlining, the
-    shard_map specs of its arguments and results, local result avals, the report and
-    the boundary's uneven dims ((global shape, padded shape) per argument and result:
-    shard_map needs whole shards, so those values are padded and sliced around it)."""
+    shard_map specs of its arguments and results (each on its value's own mesh), local
+    result avals, the report and the boundary's uneven dims ((global shape, padded
+    shape) per argument and result: shard_map needs whole shards, so those values are
+    padded and sliced around it), the results opened for propagation, the tokens, and
+    (each argument's mesh symbol, each result's, {symbol: model.Mesh})."""
     from ..runtime import executor as runtime
     from ..runtime import stats
 
@@ -155,8 +157,11 @@ def partition_module(global_text: str, pipeline_text: str):
             signature = runtime.signature(op, tokens=True)
         # (A maximal mesh alone, where JAX placed a callback on device 0, shards nothing;
         # nor does the empty mesh of a program on one device, num_partitions = 1.)
-        sharded = any(not mesh.is_maximal and not mesh.is_empty
-                      for mesh in module_meshes(op).values())
+        defs = module_meshes(op)
+        sharded = any(not mesh.is_maximal and not mesh.is_empty for mesh in defs.values())
+        # Each boundary value's mesh symbol (jax.jit may use several meshes: meshes.py).
+        meshes = tuple(tuple(_mesh_symbol(v.sharding, defs) for v in values)
+                       for values in (signature.args, signature.results)) + (defs,)
         report = stats.module_stats(op).to_json()
         in_specs = tuple(_spec(v.sharding, v.name) for v in signature.args)
         out_specs = tuple(_spec(v.sharding, v.name, trim=i in opened)
@@ -175,7 +180,17 @@ def partition_module(global_text: str, pipeline_text: str):
                     filter_signature_attrs(inner, lambda n: n.startswith("sdy.")
                                            or n.startswith("jax.") or n.startswith("tf."))
         text = str(module)
-    return text, in_specs, out_specs, local_outs, report, sharded, padded, opened, tokens
+    return (text, in_specs, out_specs, local_outs, report, sharded, padded, opened, tokens,
+            meshes)
+
+
+def _mesh_symbol(sharding, defs: dict):
+    """The symbol of `sharding`'s mesh (a mesh written inline gets one in `defs`)."""
+    if sharding is None:
+        return None
+    name = sharding.mesh_name or f"inline{sharding.mesh.axes}"
+    defs.setdefault(name, sharding.mesh)
+    return name
 
 
 def _leading_tokens(module) -> tuple[int, int]:
@@ -218,8 +233,9 @@ def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
     """Results of @main that JAX left without a sharding (out_shardings unspecified on
     a mesh of Auto axes) get an open one, every dim `{?}`: the partitioner chooses their
     layout by propagation, as Shardy does inside jax.jit (a result without any sharding
-    would be made whole). Only where the module has exactly one mesh of several axes
-    (JAX adds an empty one for its own constraints). Returns their indices. `fixed`:
+    would be made whole). With several meshes of axes (JAX adds an empty one for its
+    own constraints) they stay without one, for propagation to give them what is
+    returned on its mesh. Returns their indices. `fixed`:
     result index -> (mesh name, axis names per dim): closed, given instead."""
     from jaxlib.mlir.dialects import sdy
 
@@ -228,8 +244,12 @@ def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
               if op.name == "sdy.mesh" and len(sdy.MeshAttr(op.attributes["mesh"]).axes)]
     main = next((op for op in ops if op.name == "func.func" and ir.StringAttr(
         op.attributes["sym_name"]).value == "main"), None)
-    if len(meshes) != 1 or main is None:
+    if not meshes or main is None:
         return set()
+    # With several meshes (jax.jit allows them over one device order) a result is left
+    # without a sharding: propagation gives it what is returned, on whichever mesh, as
+    # Shardy does; it is still one JAX left unspecified.
+    single = meshes[0] if len(meshes) == 1 else None
     opened = set()
     results = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results
     with module.context:
@@ -242,7 +262,7 @@ def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
                 rank = ir.RankedTensorType(result_type).rank
                 dims = [sdy.DimensionShardingAttr.get([], is_closed=False)
                         for _ in range(rank)]
-                mesh = meshes[0]
+                mesh = single
                 if not all(ir.RankedTensorType(result_type).shape):
                     # No elements: jax.jit returns such a result replicated.
                     dims = [sdy.DimensionShardingAttr.get([], is_closed=True)
@@ -252,7 +272,8 @@ def _open_unspecified_results(module, fixed: dict | None = None) -> set[int]:
                     dims = [sdy.DimensionShardingAttr.get(
                         [sdy.AxisRefAttr.get(n) for n in axes], is_closed=True)
                         for axes in names]
-                entries["sdy.sharding"] = sdy.TensorShardingAttr.get(mesh, dims, [], [])
+                if mesh is not None:
+                    entries["sdy.sharding"] = sdy.TensorShardingAttr.get(mesh, dims, [], [])
                 opened.add(len(new))
             new.append(ir.DictAttr.get(entries))
         main.attributes["res_attrs"] = ir.ArrayAttr.get(new)

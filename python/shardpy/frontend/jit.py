@@ -9,8 +9,9 @@
 
 How: JAX lowers `fun` to StableHLO + sdy exactly as jax.jit would; shardpy partitions it
 into a per-device module; a JAX primitive whose lowering inlines that module runs it
-inside a fully manual `jax.shard_map` over the mesh, so the result composes with the
-rest of JAX (inside an outer jax.jit, next to ordinary ops). Programs are cached by
+inside a fully manual `jax.shard_map` over the mesh (over one refining them all where
+the program uses several: meshes.py), so the result composes with the rest of JAX
+(inside an outer jax.jit, next to ordinary ops). Programs are cached by
 abstract signature: a second call with the same shapes, dtypes and shardings reuses the
 partitioned program. With JAX's persistent compilation cache on, partitions are kept
 beside it for later processes (partition_cache.py).
@@ -25,6 +26,7 @@ from ..ir import jaxlib_bridge
 from ..ir.callbacks import CUSTOM_PARTITIONING
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
+from . import meshes
 from .partition_cache import cached_partition
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
@@ -378,7 +380,7 @@ class Jitted:
         import jax
 
         dynamic = self._dynamic(args, kw)
-        mesh = self._mesh(args, dynamic)  # checks first that everything is on one mesh
+        mesh, found_meshes = self._mesh(args, dynamic)
 
         def jitted(keep_unused):
             return jax.jit(self.fun, in_shardings=self.in_shardings,
@@ -401,7 +403,7 @@ class Jitted:
         if pipeline == PARTITION_PIPELINE and CUSTOM_PARTITIONING in global_text:
             pipeline = CUSTOM_PARTITIONING_PIPELINE  # (their rules live in this process)
         (per_device, in_specs, out_specs, local_outs, report, sharded, padded, opened,
-         tokens) = cached_partition(global_text, pipeline, partition_module,
+         tokens, boundary_meshes) = cached_partition(global_text, pipeline, partition_module,
                                     plain_text=lowered.as_text)
         ordered = tuple(jaxlib_bridge.lowering_compile_args(lowered).get("ordered_effects")
                         or ())
@@ -416,15 +418,20 @@ class Jitted:
         elif mesh is None:
             raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
                              "or set one with jax.set_mesh")
+        exec_mesh, exec_in, exec_out, out_named = mesh, in_specs, out_specs, None
+        if mesh is not None:  # several meshes: one that refines them runs the shard_map
+            exec_mesh, exec_in, exec_out, out_named = meshes.for_executor(
+                mesh, found_meshes, boundary_meshes, in_specs, out_specs)
         donated = self._donated_flat(args)
         if kept is not None:
             position = {leaf: k for k, leaf in enumerate(kept)}
             donated = tuple(position[i] for i in donated if i in position)
             leaves = [leaves[i] for i in kept]
         executor = jaxlib_bridge.shard_map_executor(
-            per_device, mesh, in_specs, out_specs, local_outs, donate=donated, padded=padded,
+            per_device, exec_mesh, exec_in, exec_out, local_outs, donate=donated, padded=padded,
             host_callbacks=_host_callbacks(lowered),
-            out_memory_kinds=_result_memory_kinds(lowered), ordered_effects=ordered)
+            out_memory_kinds=_result_memory_kinds(lowered), ordered_effects=ordered,
+            out_named=out_named)
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
@@ -453,8 +460,8 @@ class Jitted:
         return tuple(donated)
 
     def _mesh(self, args, dynamic):
-        """The concrete mesh: from the shardings given, the arguments, or jax.set_mesh
-        (None if there is none); shardings on two different meshes are an error."""
+        """(the concrete mesh: from the shardings given, the arguments, or jax.set_mesh,
+        None if there is none; every mesh found, the first first)."""
         import jax
 
         found = []
@@ -481,16 +488,11 @@ class Jitted:
             except ValueError:  # inside an outer jit: only the abstract mesh is known
                 ambient = None
             if ambient is not None and not ambient.empty:
-                return ambient
-            return None
-        mesh, first = found[0]
-        for other, where in found[1:]:
-            if other.shape_tuple != mesh.shape_tuple or list(other.devices.flat) != list(
-                    mesh.devices.flat):
-                raise ValueError(f"shardpy.jit: {where} is on mesh {other.shape_tuple} but "
-                                 f"{first} is on mesh {mesh.shape_tuple}; shardpy.jit needs "
-                                 f"one mesh")
-        return mesh
+                return ambient, [ambient]
+            return None, []
+        # Several meshes: JAX's lowering checks they share one device order, and the
+        # boundary maps them onto one (meshes.py).
+        return found[0][0], [m for m, _ in found]
 
 
 def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None,

@@ -483,14 +483,16 @@ def _per_device_primitive():
 
 def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, donate=(),
                        padded=((), ()), host_callbacks=(), out_memory_kinds=(),
-                       ordered_effects=()):
+                       ordered_effects=(), out_named=None):
     """A jitted function of global jax.Arrays running `module_text` on every device.
     `padded`: per argument and result, None or (global shape, padded shape): uneven
     dims, which shard_map cannot split, padded with zeros before it and sliced after.
     `host_callbacks`: the list of Python callbacks of the lowering that made the module
     (its callback calls name them by index; ir/callbacks.py). `out_memory_kinds`: per
     result, the memory it is returned in (None: the device's), as JAX's lowering has it
-    (out_shardings with memory_kind="pinned_host": offloaded results)."""
+    (out_shardings with memory_kind="pinned_host": offloaded results). `out_named`:
+    per result (jax Mesh, PartitionSpec) it is returned as, where that is not `mesh`
+    and `out_specs` (a program of several meshes, frontend/meshes.py)."""
     import jax
     import jax.numpy as jnp
 
@@ -561,8 +563,9 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     # The results as shardpy laid them out, with the specs it gives (under Auto axes XLA
     # would otherwise pick the jit's output layouts and write their specs its own way).
     kinds = tuple(out_memory_kinds) + (None,) * (len(out_specs) - len(out_memory_kinds))
-    out_shardings = tuple(jax.sharding.NamedSharding(mesh, spec, memory_kind=kind)
-                          for spec, kind in zip(out_specs, kinds))
+    named = out_named or tuple((mesh, spec) for spec in out_specs)
+    out_shardings = tuple(jax.sharding.NamedSharding(m, spec, memory_kind=kind)
+                          for (m, spec), kind in zip(named, kinds))
     return jax.jit(run, donate_argnums=tuple(donate), out_shardings=out_shardings)
 
 

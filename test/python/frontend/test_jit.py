@@ -331,12 +331,18 @@ def test_non_array_argument_is_a_type_error_naming_its_path(mesh):
         shardpy.jit(lambda a, meta: a)(x, {"name": "hello"})
 
 
-def test_shardings_on_two_meshes_are_a_value_error(mesh):
+def test_shardings_on_two_meshes_as_jax_jit(mesh):
+    # Two meshes over the same devices, even with the same axis names in other sizes
+    # (shardpy.jit refused them before: "needs one mesh"; test_jit_meshes.py has more).
     other = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
-    x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
-    with pytest.raises(ValueError, match="needs one mesh"):
-        shardpy.jit(mlp, in_shardings=(named(mesh, "data", None), named(other, None, None),
-                                       named(mesh, None, None)))(x, w1, w2)
+    shardings = (named(mesh, "data", None), named(other, None, "model"), named(mesh, None, None))
+    x, w1, w2 = (jax.device_put(np.asarray(a), s)
+                 for a, s in zip(arrays(mesh, *LAYOUTS["dp"]), shardings))
+    out = named(other, "data", None)
+    ours = shardpy.jit(mlp, in_shardings=shardings, out_shardings=out)(x, w1, w2)
+    theirs = jax.jit(mlp, in_shardings=shardings, out_shardings=out)(x, w1, w2)
+    assert ours.sharding == theirs.sharding == out
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-4, atol=1e-4)
 
 
 def test_spec_naming_a_missing_axis_is_a_value_error(mesh):
