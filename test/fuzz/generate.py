@@ -493,6 +493,24 @@ class FuncBuilder(Issue6Ops):
         return self.clamp_const(v, -8, 8)
 
     # -- emitters --------------------------------------------------------------------
+    def through_tuple(self, x: Value, rng: random.Random) -> Value:
+        """`x` put into a stablehlo.tuple with another value and read back (what HLO
+        converted to StableHLO keeps of tuple-shaped values; propagation once put a
+        sharding on the tuple op, which sdy rejects). Its own stream, and the read
+        stays out of the pool (the op it feeds uses `x`): the main stream draws as it
+        did, so every other program stays as it was."""
+        others = [v for v in self.pool if v is not x]
+        members = [x] + ([rng.choice(others)] if others else [])
+        rng.shuffle(members)
+        tuple_type = f"tuple<{', '.join(v.type for v in members)}>"
+        ref = self.fresh()
+        self.emit(f"{ref} = stablehlo.tuple {', '.join(v.ref for v in members)} : {tuple_type}")
+        read = self.fresh()
+        self.emit(f"{read} = stablehlo.get_tuple_element {ref}[{members.index(x)}] : "
+                  f"({tuple_type}) -> {x.type}")
+        self.use(x)
+        return Value(read, x.shape, x.dtype, x.mag, x.exact, x.contracted).marked_as(x)
+
     def unary(self, x: Value, op: str) -> Value:
         ref = self.fresh()
         self.emit(f"{ref} = stablehlo.{op} {x.ref} : {x.type}")
@@ -534,6 +552,9 @@ class FuncBuilder(Issue6Ops):
         x = self.pick()
         if x is None:
             return None
+        tuples = self.gen.tuple_rng
+        if tuples.random() < 0.04:
+            x = self.through_tuple(x, tuples)
         ops = FLOAT_UNARY if x.dtype == "f32" else INT_UNARY
         op = self.rng.choice(ops)
         if op == "exponential" and x.mag > 4:
@@ -1139,6 +1160,7 @@ class Generator:
         self.rng = random.Random(seed)
         self.zero_rng = random.Random(f"zero {seed}")
         self.empty_slice_rng = random.Random(f"empty slice {seed}")
+        self.tuple_rng = random.Random(f"tuple {seed}")
         self.features = features or Features()
         self.callees: list[FuncBuilder] = []
         self.reducer = self.rng.choice(["add", "maximum", "minimum"])

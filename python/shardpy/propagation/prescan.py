@@ -4,7 +4,10 @@ of the module that finds what they need:
   * flatten_call_graph: every call site gets its own callee, so a function called with
     different shardings can be sharded differently per call;
   * split_constants: every use of a constant expression gets its own copy, so one
-    constant feeding differently sharded users is not pulled between them.
+    constant feeding differently sharded users is not pulled between them;
+  * fold_tuple_reads: an element read out of a `stablehlo.tuple` is the value put in
+    (HLO converted to StableHLO keeps tuple/get_tuple_element pairs; a sharding on a
+    tuple of several elements is not an sdy sharding).
 
 Prescan finds calls, sharding groups and constant candidates in one walk, and records
 the ops the graph builder (build.py) will visit, in its order: every call into the MLIR
@@ -23,6 +26,8 @@ from .build import CONSTANT_SHAPERS, CONSTANT_SOURCES, descended
 from .graph import Graph
 from .speed import _MISSING
 
+TUPLE_READ = "stablehlo.get_tuple_element"
+
 
 class Prescan:
     """The ops the steps before building look for, found in one walk of the module:
@@ -35,12 +40,13 @@ class Prescan:
     once and makes no Python object per op a second time. The builder checks that the
     list matches the blocks it walks (see build._BlockOps)."""
 
-    WANTED = frozenset({"func.call", "sdy.sharding_group"}) | CONSTANT_SOURCES \
+    WANTED = frozenset({"func.call", "sdy.sharding_group", TUPLE_READ}) | CONSTANT_SOURCES \
         | CONSTANT_SHAPERS
 
     def __init__(self, module: ir.Operation, record_ops: bool = False):
         self.calls: list[ir.Operation] = []
         self.groups: list[ir.Operation] = []
+        self.tuple_reads: list[ir.Operation] = []  # stablehlo.get_tuple_element ops
         self.constants: list[tuple[ir.Operation, str]] = []  # (op, name)
         # With record_ops: those of `constants` the builder does not visit (in regions
         # it does not descend into, e.g. a reduce body)
@@ -48,8 +54,8 @@ class Prescan:
         self.ops: list[ir.Operation] | None = [] if record_ops else None
         self.names: list[str] | None = [] if record_ops else None  # (two lists: no
         #   tuple per op to make and free)
-        wanted, calls, groups, constants = self.WANTED, self.calls, self.groups, \
-            self.constants
+        wanted, calls, groups, constants, reads = self.WANTED, self.calls, self.groups, \
+            self.constants, self.tuple_reads
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
         pre_order = ir.WalkOrder.PRE_ORDER
 
@@ -60,6 +66,8 @@ class Prescan:
                     calls.append(op)
                 elif name == "sdy.sharding_group":
                     groups.append(op)
+                elif name == TUPLE_READ:
+                    reads.append(op)
                 else:
                     constants.append((op, name))
             return advance
@@ -83,8 +91,8 @@ class Prescan:
                 action = actions[name] = (
                     find if not descended(name) and len(op.regions)
                     else calls if name == "func.call" else groups
-                    if name == "sdy.sharding_group" else constants if name in wanted
-                    else None)
+                    if name == "sdy.sharding_group" else reads if name == TUPLE_READ
+                    else constants if name in wanted else None)
             if action is None:
                 return advance
             if action is constants:
@@ -104,6 +112,35 @@ class Prescan:
     def recorded(self) -> Iterator[tuple[ir.Operation, str]]:
         """(op, name) of the recorded ops (see record_ops), in order."""
         return zip(self.ops, self.names)
+
+
+def fold_tuple_reads(reads: list[ir.Operation]) -> bool:
+    """Each get_tuple_element of a stablehlo.tuple replaced by the element put in, and
+    tuples left unread erased; True if any was. (Tuples that leave the function or go
+    into a call stay: a located error of sdy's verifier names them.)
+
+    before:  %t = stablehlo.tuple %a, %b : tuple<tensor<8x16xf32>, tensor<16xf32>>
+             %x = stablehlo.get_tuple_element %t[0] : (...) -> tensor<8x16xf32>
+             %y = stablehlo.sine %x : tensor<8x16xf32>
+    after:   %y = stablehlo.sine %a : tensor<8x16xf32>"""
+    folded = False
+    tuples = []
+    for read in reads:
+        source = read.operands[0].owner
+        if not isinstance(source, ir.OpView) and not isinstance(source, ir.Operation):
+            continue  # a block argument of tuple type
+        source = source.operation
+        if source.name != "stablehlo.tuple":
+            continue
+        index = ir.IntegerAttr(read.attributes["index"]).value
+        read.results[0].replace_all_uses_with(source.operands[index])
+        read.erase()
+        tuples.append(source)
+        folded = True
+    for source in dict.fromkeys(tuples):
+        if all(not list(r.uses) for r in source.results):
+            source.erase()
+    return folded
 
 
 def split_constants(module: ir.Operation,

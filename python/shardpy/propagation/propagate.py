@@ -43,7 +43,8 @@ from ..sharding.state import add_axes_back
 from .build import build_graph
 from .groups import reconcile_sharding_groups
 from .graph import Graph, Node, common_mesh, identity_rule, strip_axes
-from .prescan import Prescan, constants_shared, flatten_call_graph, split_constants
+from .prescan import (Prescan, constants_shared, flatten_call_graph, fold_tuple_reads,
+                      split_constants)
 from .speed import LEVEL_FREE, NodeMasks, cyclic_gc_paused
 from .strategies import STRATEGIES
 from .unreduced import infer_unreduced
@@ -101,6 +102,8 @@ def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy
     """The steps of the module docstring, 1 to 6."""
     # 2. Prescan, flatten the call graph and, with sharding groups, split constants.
     scan = Prescan(module, record_ops=True)
+    if scan.tuple_reads and fold_tuple_reads(scan.tuple_reads):
+        scan = Prescan(module, record_ops=True)
     if flatten_call_graph(module, scan.calls):
         scan = Prescan(module, record_ops=True)  # the cloned callees hold ops of their own
     if scan.groups and reconcile_sharding_groups(module, scan.groups):

@@ -134,6 +134,16 @@ def test_empty_strided_slices(pool, tmp_path_factory):
               tmp_path_factory.mktemp("fuzz_failures_empty_slices"))
 
 
+def test_tuple_elements_read_back(pool, tmp_path_factory):
+    """Programs that put a value into a stablehlo.tuple and read it back (generate.py's
+    through_tuple, 1 in 25 unary ops, its own stream). Before prescan.fold_tuple_reads
+    propagation gave the tuple op a sharding sdy's verifier rejects: these 4 were
+    partitioner errors (9 of the 10 such programs of seeds 9500000-9500257; the tenth's
+    tuple got no sharding)."""
+    _all_pass([9_500_006, 9_500_022, 9_500_130, 9_500_140], pool,
+              tmp_path_factory.mktemp("fuzz_failures_tuples"))
+
+
 def _all_pass(seeds, pool, failures_dir) -> None:
     outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
                                   failures_dir=failures_dir)
