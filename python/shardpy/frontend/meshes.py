@@ -60,6 +60,11 @@ def for_executor(primary, found: list, boundary, in_specs, out_specs):
     used = boundary_meshes(arg_symbols + result_symbols, defs)
     refined = refine(primary, used)
     if refined is None:
+        # One mesh: the shard_map runs on it (the first mesh found may be another one,
+        # e.g. an argument's that the program does not read).
+        one = next(iter(used.values()), None)
+        if one is not None and tuple(one.axes) != tuple(primary.shape_tuple):
+            return named_mesh(one, found, primary), in_specs, out_specs, None
         return primary, in_specs, out_specs, None
     if any(t == jax.sharding.AxisType.Explicit for m in found for t in m.axis_types):
         raise ValueError("shardpy.jit: the program uses several meshes, one with Explicit "

@@ -13,10 +13,11 @@ jax itself is imported lazily, and only by the functions that execute programs.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
-from math import prod
 import os
 import sys
+from math import prod
 from typing import Sequence
 
 from jaxlib.mlir import ir, passmanager  # noqa: F401  (re-exported for callers)
@@ -529,10 +530,18 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
 
         outs = [None] * len(local_outs)
         if crossing_out:
-            got = jax.shard_map(body, mesh=mesh,
-                                in_specs=tuple(in_specs[i] for i in crossing_in),
-                                out_specs=tuple(out_specs[i] for i in crossing_out),
-                                check_vma=False)(*[placed[i] for i in crossing_in])
+            # Under a context mesh (jax.set_mesh) that is not the shard_map's (a program
+            # of several meshes runs on one refining them), the shard_map is traced
+            # under its own: jax requires the two to agree.
+            context = jax.sharding.get_abstract_mesh()
+            own = mesh.abstract_mesh
+            scope = (jax.sharding.use_abstract_mesh(own)
+                     if not context.empty and context != own else contextlib.nullcontext())
+            with scope:
+                got = jax.shard_map(body, mesh=mesh,
+                                    in_specs=tuple(in_specs[i] for i in crossing_in),
+                                    out_specs=tuple(out_specs[i] for i in crossing_out),
+                                    check_vma=False)(*[placed[i] for i in crossing_in])
             for i, out in zip(crossing_out, got):
                 outs[i] = out
         for i, (shape, dtype) in enumerate(local_outs):

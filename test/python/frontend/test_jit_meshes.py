@@ -198,3 +198,29 @@ def test_drawn_programs_on_several_meshes(mesh, seed):
         assert o.sharding == t.sharding, f"output {k}"
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-4, atol=1e-4,
                                    err_msg=f"output {k}")
+
+
+def test_one_boundary_mesh_other_than_the_first_found(mesh):
+    # The first mesh found is an argument's that the program does not read (dropped:
+    # keep_unused is False): the shard_map runs on the mesh the boundary has.
+    meshes = _Meshes(mesh)
+    x = jax.device_put(np.ones((8, 16), np.float32), NamedSharding(mesh, P("data", "model")))
+    y = jax.device_put(np.arange(128, dtype=np.float32).reshape(8, 16),
+                       NamedSharding(meshes.b, P("c", "d")))
+    ours = shardpy.jit(lambda x, y: y * 2)(x, y)
+    assert ours.sharding == jax.jit(lambda x, y: y * 2)(x, y).sharding
+    np.testing.assert_array_equal(np.asarray(ours), np.asarray(y) * 2)
+
+
+def test_several_meshes_under_a_context_mesh(mesh):
+    # jax.set_mesh(a) around a program whose results go to another mesh: the executor's
+    # shard_map (on the refined mesh) is traced under its own abstract mesh.
+    meshes = _Meshes(mesh)
+    x = jax.device_put(np.arange(128, dtype=np.float32).reshape(8, 16),
+                       NamedSharding(mesh, P("data", "model")))
+    out = NamedSharding(meshes.b, P("c", "d"))
+    with jax.set_mesh(mesh):
+        ours = shardpy.jit(lambda x: jnp.sin(x) * 2, out_shardings=out)(x)
+        theirs = jax.jit(lambda x: jnp.sin(x) * 2, out_shardings=out)(x)
+    assert ours.sharding == theirs.sharding == out
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-6)
