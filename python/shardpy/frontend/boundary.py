@@ -38,23 +38,31 @@ def compile_args(lowered) -> dict:
 
 
 def results_named_as_jax(lowered, out_specs, opened, out_ranks) -> tuple:
-    """The specs of results JAX left unspecified, as jax.jit names their shardings
-    (pxla's maybe_recover_user_shardings): where the program's first argument has a
-    NamedSharding of its user's and a result has its rank and layout, that argument's
-    own spec; else the spec the compiler's choice reads as, without trailing Nones
-    (written so already)."""
+    """The result specs written as jax.jit writes them: a result given an out_sharding
+    has that sharding's own spec (P() stays P(), not P(None)); results JAX left
+    unspecified, as pxla's maybe_recover_user_shardings names them: where the program's
+    first argument has a NamedSharding of its user's and a result has its rank and
+    layout, that argument's own spec; else the spec the compiler's choice reads as,
+    without trailing Nones (written so already)."""
     import jax
 
     args = compile_args(lowered)
+    given = args.get("out_shardings") or ()
+    specs = list(out_specs)
+    for i, spec in enumerate(specs):
+        user = given[i] if i < len(given) and i not in opened else None
+        if isinstance(user, jax.sharding.NamedSharding) and i < len(out_ranks) and \
+                _spec_entries(user.spec, out_ranks[i]) == _spec_entries(spec, out_ranks[i]):
+            specs[i] = user.spec
     shardings, avals = args.get("in_shardings"), args.get("global_in_avals")
     if not opened or not shardings or not avals or not isinstance(
             shardings[0], jax.sharding.NamedSharding):
-        return out_specs
+        return tuple(specs)
     orig, rank = shardings[0], len(avals[0].shape)
     mine = _spec_entries(orig.spec, rank)
     return tuple(orig.spec if i in opened and i < len(out_ranks) and out_ranks[i] == rank
                  and _spec_entries(spec, rank) == mine else spec
-                 for i, spec in enumerate(out_specs))
+                 for i, spec in enumerate(specs))
 
 
 def _spec_entries(spec, rank: int) -> tuple:

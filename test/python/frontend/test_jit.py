@@ -367,6 +367,22 @@ def test_partition_specs_with_the_ambient_mesh_and_pytrees(mesh):
     assert out.sharding.spec == P("data", None)
 
 
+def test_out_shardings_come_back_as_given(mesh):
+    # jax.jit returns a result given an out_sharding with that sharding's own spec:
+    # P() for a rank-1 result stayed P() there and read P(None) here, not == (a
+    # program with no arguments, its mesh from out_shardings alone).
+    given = (named(mesh), named(mesh, "data"), named(mesh, None, "model", None))
+
+    def f():
+        return jnp.ones((4,)), jnp.arange(128.0).reshape(8, 16), jnp.zeros((2, 8, 4))
+
+    ours = shardpy.jit(f, out_shardings=given)()
+    theirs = jax.jit(f, out_shardings=given)()
+    for o, t, g in zip(ours, theirs, given):
+        assert o.sharding == t.sharding == g
+        np.testing.assert_array_equal(np.asarray(o), np.asarray(t))
+
+
 def test_explicit_axis_mesh_and_unsharded_inputs():
     if len(jax.devices()) < 8:
         pytest.skip("needs 8 CPU devices")
