@@ -33,6 +33,7 @@ from ..sharding import axis_algebra as aa
 from ..sharding.device_groups import (attribute_mesh, group_index, mesh_axes_attr,
                                       permute_rounds, replica_groups, strided_range)
 from ..sharding.model import AxisRef, TensorSharding
+from ..sharding.state import manual_axes
 from .reshard_planner import refine, same_mesh
 
 # The ops lower_collective lowers (sdy.reshard: only between meshes, a cross-mesh step
@@ -390,7 +391,8 @@ class CollectiveLowering:
                 if name == "sdy.reshard" and same_mesh(source, target):
                     raise ShardpyError("internal: an sdy.reshard on one mesh is left for "
                                        "shardpy-to-local", op.location)
-                value = self._permute(value, source, target, local_out)
+                value = self._permute(value, source, target, local_out,
+                                      _manual_axes_around(op))
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
@@ -399,13 +401,15 @@ class CollectiveLowering:
         op.erase()
 
     def _permute(self, value: ir.Value, source: TensorSharding, target: TensorSharding,
-                 local_out: ir.Type) -> ir.Value:
+                 local_out: ir.Type, manual: tuple[str, ...] = ()) -> ir.Value:
         """Each device of `target` gets its block from a device holding it in `source`
-        (same shard shapes; the meshes may differ: device_groups.permute_rounds). A
-        round of pairs is one collective_permute; a device takes the buffer of the
-        round that serves it (a selection by partition id after the first round); a
-        first round where every device keeps its block moves nothing."""
-        rounds = permute_rounds(source, target, self.num_devices)
+        (same shard shapes; the meshes may differ: device_groups.permute_rounds), at
+        its own coordinates on the `manual` axes (inside a manual computation, devices
+        along them hold different values). A round of pairs is one collective_permute;
+        a device takes the buffer of the round that serves it (a selection by partition
+        id after the first round); a first round where every device keeps its block
+        moves nothing."""
+        rounds = permute_rounds(source, target, self.num_devices, manual)
         out = value
         for i, pairs in enumerate(rounds):
             if i == 0 and all(s == t for s, t in pairs):
@@ -456,6 +460,18 @@ class CollectiveLowering:
             prod(a.size(mesh) for a in axes))]) for axes, size in zip(sliced, local_out.shape)]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
+
+
+def _manual_axes_around(op: ir.Operation) -> tuple[str, ...]:
+    """The manual axes of the manual computations `op` is nested in (those not yet
+    inlined: shardpy-to-local inlines a body after lowering it)."""
+    axes = []
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "sdy.manual_computation":
+            axes += sorted(manual_axes(parent))
+        parent = parent.parent
+    return tuple(axes)
 
 
 def _has_other_users(value: ir.Value, op: ir.Operation) -> bool:

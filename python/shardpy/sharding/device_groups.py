@@ -63,7 +63,7 @@ def mesh_devices(mesh: Mesh, num_devices: int) -> tuple[int, ...]:
     return tuple(range(num_devices)) if mesh.is_empty else mesh.devices
 
 
-def permute_rounds(source, target, num_devices: int = 1
+def permute_rounds(source, target, num_devices: int = 1, fixed: tuple[str, ...] = ()
                    ) -> list[tuple[tuple[int, int], ...]]:
     """(sender, receiver) pairs taking a value from `source` to `target`, two shardings
     with equal shard shapes (no unreduced axes), possibly on different meshes: each
@@ -73,16 +73,26 @@ def permute_rounds(source, target, num_devices: int = 1
     or a subset of them; a target with more devices than holders of a block (a larger
     mesh) needs more. A pair (d, d) keeps a device's block (collective_permute leaves
     zeros on devices it gives nothing); a first round of such pairs alone moves nothing.
-    `num_devices`: the empty mesh's devices (every device)."""
+    `num_devices`: the empty mesh's devices (every device). `fixed`: mesh axes a block
+    never crosses: the manual axes of the manual computations around the reshard, along
+    which devices hold different values that the shardings (of the free axes) do not
+    name; a device takes its block from one at its own coordinates on them."""
+    def key(sharding, d):
+        index = sharding.shard_index(d)
+        if not fixed or sharding.mesh.is_empty or sharding.mesh.is_maximal:
+            return index
+        coords = sharding.mesh.coordinates(d)
+        return index, tuple(coords.get(name) for name in fixed)
+
     holders: dict[tuple, list[int]] = {}
     for d in mesh_devices(source.mesh, num_devices):
-        holders.setdefault(source.shard_index(d), []).append(d)
+        holders.setdefault(key(source, d), []).append(d)
     waiting = list(mesh_devices(target.mesh, num_devices))
     rounds = []
     while waiting:
         pairs, used, left = [], set(), []
         for d in waiting:
-            candidates = holders[target.shard_index(d)]
+            candidates = holders[key(target, d)]
             if d in candidates and d not in used and not rounds:
                 sender = d
             else:

@@ -144,6 +144,14 @@ def test_tuple_elements_read_back(pool, tmp_path_factory):
               tmp_path_factory.mktemp("fuzz_failures_tuples"))
 
 
+def test_permute_inside_manual_computation(pool, tmp_path_factory):
+    """Seed 9600260 (the bytes-only profile, the GSPMD round trip): a reshard of free
+    axes inside a manual computation lowered to a collective_permute whose pairs crossed
+    the manual axis (a wrong answer until device_groups.permute_rounds kept the manual
+    coordinates; test/Regressions/permute_inside_manual_computation_keeps_manual_coordinates.mlir)."""
+    _all_pass([9_600_260], pool, tmp_path_factory.mktemp("fuzz_failures_manual_permute"))
+
+
 def _all_pass(seeds, pool, failures_dir) -> None:
     outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
                                   failures_dir=failures_dir)
