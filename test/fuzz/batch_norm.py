@@ -55,9 +55,10 @@ def add(fb, seed: int) -> bool:
     fb.use(x, scale, offset)
     fb.ops += 1
     # (|y| <= |scale| * sqrt(n) + |offset|: n the batch size; a rough bound suffices)
-    y = Value(f"{ref}#0", x.shape, "f32", 5.0 * 32 + 5.0, False)
-    mean = Value(f"{ref}#1", vec, "f32", 1.0, False)
-    var = Value(f"{ref}#2", vec, "f32", 1.0, False)
+    # (NaN in x, nans.py's, reaches every output: marked, as mixed.py skips such values)
+    y = Value(f"{ref}#0", x.shape, "f32", 5.0 * 32 + 5.0, False, nan=x.nan)
+    mean = Value(f"{ref}#1", vec, "f32", 1.0, False, nan=x.nan)
+    var = Value(f"{ref}#2", vec, "f32", 1.0, False, nan=x.nan)
     fb.pool.extend([y, mean, var])
     forms = rng.choice([("grad",), ("inference",), ("grad", "inference")])
     if "grad" in forms:
@@ -80,9 +81,10 @@ def add(fb, seed: int) -> bool:
         fb.use(x, scale, mean, var, dy)
         fb.ops += 1
         bound = dy.mag * 5.0 * 32
-        fb.pool.extend([Value(f"{g}#0", x.shape, "f32", bound * 32, False),
-                        Value(f"{g}#1", vec, "f32", bound * 32, False),
-                        Value(f"{g}#2", vec, "f32", dy.mag * 1024, False)])
+        nan = x.nan or dy.nan
+        fb.pool.extend([Value(f"{g}#0", x.shape, "f32", bound * 32, False, nan=nan),
+                        Value(f"{g}#1", vec, "f32", bound * 32, False, nan=nan),
+                        Value(f"{g}#2", vec, "f32", dy.mag * 1024, False, nan=nan)])
     if "inference" in forms:
         i = fb.fresh()
         fb.emit(f"{i} = \"stablehlo.batch_norm_inference\"({x.ref}, {scale.ref}, "
@@ -90,7 +92,7 @@ def add(fb, seed: int) -> bool:
                 f"{vtype}, {vtype}, {vtype}) -> {x.type}")
         fb.use(x, scale, offset, mean, var)
         fb.ops += 1
-        fb.pool.append(Value(i, x.shape, "f32", 5.0 * 32 + 5.0, False))
+        fb.pool.append(Value(i, x.shape, "f32", 5.0 * 32 + 5.0, False, nan=x.nan))
     return True
 
 
@@ -113,7 +115,7 @@ def _spread(fb, v: Value, dim: int, squared: bool = False) -> Value:
     fb.emit(f"{out} = stablehlo.add {v.ref}, {ramp} : {v.type}")
     fb.use(v)
     fb.ops += 4
-    value = Value(out, v.shape, v.dtype, 2.0, False)
+    value = Value(out, v.shape, v.dtype, 2.0, False, nan=v.nan)
     fb.pool.append(value)
     return value
 
@@ -129,6 +131,6 @@ def _tanh(fb, v: Value) -> Value:
     fb.emit(f"{ref} = stablehlo.tanh {v.ref} : {v.type}")
     fb.use(v)
     fb.ops += 1
-    value = Value(ref, v.shape, v.dtype, 1.0, False)
+    value = Value(ref, v.shape, v.dtype, 1.0, False, nan=v.nan)
     fb.pool.append(value)
     return value

@@ -579,7 +579,9 @@ class FuncBuilder(Issue6Ops):
         self.ops += 1
         mag = x.mag * y.mag if op == "multiply" else (
             x.mag + y.mag if op in ("add", "subtract") else max(x.mag, y.mag))
-        return self.add(Value(ref, x.shape, x.dtype, mag, x.exact and y.exact))
+        # (NaN from nans.py carries through: mixed.py skips values marked so.)
+        return self.add(Value(ref, x.shape, x.dtype, mag, x.exact and y.exact,
+                              nan=x.nan or y.nan))
 
     def op_select_random(self):
         # The predicate compares exact values only: a rounding difference must not flip it.

@@ -91,6 +91,6 @@ def _op_placed(fb, v: Value) -> Value:
             f"#sdy.sharding_per_value<[{_sharding()}]>}} : {v.type}")
     fb.use(v)
     fb.ops += 1
-    value = Value(ref, v.shape, v.dtype, 1.0, False)
+    value = Value(ref, v.shape, v.dtype, 1.0, False, nan=v.nan)
     fb.pool.append(value)
     return value
