@@ -33,7 +33,7 @@ from ..sharding import axis_algebra as aa
 from ..sharding.device_groups import (attribute_mesh, group_index, mesh_axes_attr,
                                       permute_rounds, replica_groups, strided_range)
 from ..sharding.model import AxisRef, TensorSharding
-from ..sharding.state import manual_axes
+from ..sharding.state import manual_axes_around
 from .reshard_planner import refine, same_mesh
 
 # The ops lower_collective lowers (sdy.reshard: only between meshes, a cross-mesh step
@@ -392,7 +392,7 @@ class CollectiveLowering:
                     raise ShardpyError("internal: an sdy.reshard on one mesh is left for "
                                        "shardpy-to-local", op.location)
                 value = self._permute(value, source, target, local_out,
-                                      _manual_axes_around(op))
+                                      manual_axes_around(op))
         if value.type != local_out:
             raise ShardpyError(f"internal: lowering {name} gave {value.type}, expected "
                                f"{local_out}", op.location)
@@ -460,18 +460,6 @@ class CollectiveLowering:
             prod(a.size(mesh) for a in axes))]) for axes, size in zip(sliced, local_out.shape)]
         return stablehlo.DynamicSliceOp(value, offsets, list(local_out.shape),
                                         results=[local_out]).result
-
-
-def _manual_axes_around(op: ir.Operation) -> tuple[str, ...]:
-    """The manual axes of the manual computations `op` is nested in (those not yet
-    inlined: shardpy-to-local inlines a body after lowering it)."""
-    axes = []
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "sdy.manual_computation":
-            axes += sorted(manual_axes(parent))
-        parent = parent.parent
-    return tuple(axes)
 
 
 def _has_other_users(value: ir.Value, op: ir.Operation) -> bool:

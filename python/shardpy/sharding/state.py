@@ -37,6 +37,19 @@ def manual_axes(op: ir.Operation) -> frozenset[str]:
     return frozenset(attr[i] for i in range(len(attr)))
 
 
+def manual_axes_around(op: ir.Operation) -> tuple[str, ...]:
+    """The manual axes of the manual computations `op` is nested in, outermost last
+    (shardpy-to-local asks while the bodies are still nested: it inlines a body after
+    lowering it)."""
+    axes = []
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "sdy.manual_computation":
+            axes += sorted(manual_axes(parent))
+        parent = parent.parent
+    return tuple(axes)
+
+
 def without_axes(sharding: TensorSharding, axes: frozenset[str]) -> TensorSharding:
     dims = tuple(DimSharding(tuple(a for a in d.axes if a.name not in axes), d.closed)
                  for d in sharding.dims)
