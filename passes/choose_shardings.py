@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from jaxlib.mlir import ir
 
 from shardpy.ops.registry import RULES
+from shardpy.partition.insert_reshards import require_static_shapes
 from shardpy.partition.maximal import drop_maximal_shardings
 from shardpy.partition.choose_shardings import MAX_OPS, ShardingChoice
 from shardpy.pass_registry import option, register_pass
@@ -32,5 +33,6 @@ class ChooseShardings:
                           "(the choice costs ~2.5 s at 50k ops)")
 
     def run(self, module: ir.Operation) -> None:
+        require_static_shapes(module)
         drop_maximal_shardings(module)  # computed replicated (partition/maximal.py)
         ShardingChoice(module, RULES, load_profile(self.platform), self.max_ops).run()

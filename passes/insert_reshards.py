@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from shardpy.partition.insert_reshards import ExplicitReshards
+from shardpy.partition.insert_reshards import ExplicitReshards, require_static_shapes
 from shardpy.ops.registry import RULES
 from shardpy.partition.maximal import drop_maximal_shardings
 from shardpy.pass_registry import option, register_pass
@@ -37,5 +37,6 @@ class InsertReshards:
                            "moving the fewest bytes")
 
     def run(self, module: ir.Operation) -> None:
+        require_static_shapes(module)
         drop_maximal_shardings(module)  # computed replicated (partition/maximal.py)
         ExplicitReshards(module, RULES, load_profile(self.platform)).run()

@@ -101,15 +101,3 @@ func.func @constraint_unknown_axis(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %0 = sdy.sharding_constraint %a <@mesh_x2_y4, [{"w"}, {}]> : tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
-
-// -----
-
-// jax.export with shape polymorphism writes dynamic dims; shardpy partitions static
-// shapes only (they failed as an internal error of shardpy-to-local).
-sdy.mesh @mesh_x2_y4 = <["x"=2, "y"=4]>
-
-// expected-error@+1 {{@dynamic's argument 0 has a dynamic shape (tensor<?x16xf32>): shardpy partitions static shapes only (export without shape polymorphism)}}
-func.func @dynamic(%a: tensor<?x16xf32> {sdy.sharding = #sdy.sharding<@mesh_x2_y4, [{"x"}, {"y"}]>}) -> tensor<?x16xf32> {
-  %0 = stablehlo.tanh %a : tensor<?x16xf32>
-  return %0 : tensor<?x16xf32>
-}

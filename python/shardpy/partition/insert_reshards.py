@@ -44,6 +44,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
 from .. import explain
+from ..ir.diagnostics import ShardpyError
 from ..lowering.windowed.concatenate import roll_sharding
 from ..ops.registry import SOURCE_OPS, local_entry
 from ..sharding.model import Mesh, TensorSharding
@@ -56,6 +57,25 @@ from .plan_cache import PlanCache, layout_key, same_layout, whole
 from .plan_choice import choose_plan
 from .regions import (_STRUCTURAL_HANDLERS, drop_layout_ops_in_computations,
                       inline_named_computation, program_ops, sink_data_flow_edges)
+
+
+def require_static_shapes(module: ir.Operation) -> None:
+    """One located error for a function with a dynamic dim in its signature (jax.export
+    with shape polymorphism writes `tensor<?x16xf32>`): shardpy partitions static shapes
+    only (further in, such a type failed as an internal error of shardpy-to-local).
+    Propagation leaves such values alone, as Shardy's does; the partition passes ask."""
+    for op in module.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "func.func":
+            continue
+        signature = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+        for what, types in (("argument", signature.inputs), ("result", signature.results)):
+            for i, t in enumerate(types):
+                if isinstance(t, ir.RankedTensorType) and not t.has_static_shape:
+                    name = ir.StringAttr(op.attributes["sym_name"]).value
+                    raise ShardpyError(f"@{name}'s {what} {i} has a dynamic shape ({t}): "
+                                       f"shardpy partitions static shapes only (export "
+                                       f"without shape polymorphism)", op.location)
 
 
 class ExplicitReshards:

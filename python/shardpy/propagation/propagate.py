@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 from jaxlib.mlir import ir
 
 from .. import explain
-from ..ir.diagnostics import ShardpyError, warning
+from ..ir.diagnostics import warning
 from ..sharding.factors import Direction, project, unproject
 from ..sharding.model import DimSharding, TensorSharding
 from ..sharding.op_rule import RuleTable
@@ -70,30 +70,11 @@ def propagate_module(module: ir.Operation, table: RuleTable,
 
     Ops in `ruleless_by_design` (constants, token ops...) have no rule on purpose and get
     no warning."""
-    _reject_dynamic_shapes(module)
     # (The steps in a function of their own: what only they hold, e.g. the prescans, is
     # freed before the collector runs again.)
     with cyclic_gc_paused():
         return _propagate_module(module, table, strategy, close, warn_missing_rules,
                                  ruleless_by_design)
-
-
-def _reject_dynamic_shapes(module: ir.Operation) -> None:
-    """One located error for a function with a dynamic dim in its signature (jax.export
-    with shape polymorphism writes `tensor<?x16xf32>`): shardpy partitions static shapes
-    only (further in, such a type failed as an internal error of shardpy-to-local)."""
-    for op in module.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name != "func.func":
-            continue
-        signature = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-        for what, types in (("argument", signature.inputs), ("result", signature.results)):
-            for i, t in enumerate(types):
-                if isinstance(t, ir.RankedTensorType) and not t.has_static_shape:
-                    name = ir.StringAttr(op.attributes["sym_name"]).value
-                    raise ShardpyError(f"@{name}'s {what} {i} has a dynamic shape ({t}): "
-                                       f"shardpy partitions static shapes only (export "
-                                       f"without shape polymorphism)", op.location)
 
 
 def _propagate_module(module: ir.Operation, table: RuleTable, strategy: Strategy, close: bool,
