@@ -123,11 +123,10 @@ def fold_tuple_reads(reads: list[ir.Operation]) -> bool:
              %x = stablehlo.get_tuple_element %t[0] : (...) -> tensor<8x16xf32>
              %y = stablehlo.sine %x : tensor<8x16xf32>
     after:   %y = stablehlo.sine %a : tensor<8x16xf32>"""
-    folded = False
-    tuples = []
+    tuples = []  # the tuples read from, once per read
     for read in reads:
         source = read.operands[0].owner
-        if not isinstance(source, ir.OpView) and not isinstance(source, ir.Operation):
+        if isinstance(source, ir.Block):
             continue  # a block argument of tuple type
         source = source.operation
         if source.name != "stablehlo.tuple":
@@ -136,11 +135,10 @@ def fold_tuple_reads(reads: list[ir.Operation]) -> bool:
         read.results[0].replace_all_uses_with(source.operands[index])
         read.erase()
         tuples.append(source)
-        folded = True
     for source in dict.fromkeys(tuples):
         if all(not list(r.uses) for r in source.results):
             source.erase()
-    return folded
+    return bool(tuples)
 
 
 def split_constants(module: ir.Operation,
