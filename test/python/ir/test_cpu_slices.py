@@ -1,5 +1,5 @@
-"""ir/cpu_slices.py: a combined reduce_scatter's pieces taken inside an unfoldable
-conditional before XLA:CPU compiles the per-device module. Execution is proven by
+"""ir/cpu_slices.py: a combined reduce_scatter's pieces read at offsets that come out
+of an unfoldable conditional before XLA:CPU compiles the per-device module. Execution is proven by
 test/CombineCollectives/independent_reduce_scatters.mlir (shardpy-run --check runs the
 rewritten module on the CPU mesh); these pin the rewrite itself."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from jaxlib.mlir import ir
 
-from shardpy.ir.cpu_slices import slices_through_case
+from shardpy.ir.cpu_slices import offsets_through_case
 from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.ir.utils import collect_ops
 
@@ -39,26 +39,55 @@ def names(module) -> list[str]:
     return [op.name for op in collect_ops(module.operation)]
 
 
-def test_pieces_move_into_a_two_branch_case():
+def test_offsets_come_out_of_a_two_branch_case():
     with make_context() as context:
         module = partitioned(context)
         before = names(module)
         slices = before.count("stablehlo.slice")
         assert slices >= 2
-        assert slices_through_case(module.operation) == 1
+        assert offsets_through_case(module.operation) == 1
         module.operation.verify()
         after = names(module)
         assert after.count("stablehlo.case") == 1
-        # the slices, now in branch 0; branch 1 returns zeros (never taken)
+        assert after.count("stablehlo.slice") == 0
+        assert after.count("stablehlo.dynamic_slice") == before.count(
+            "stablehlo.dynamic_slice") + slices
+        # branch 0 returns the nonzero offsets as constants, branch 1 zeros (never taken)
         case = next(op for op in collect_ops(module.operation) if op.name == "stablehlo.case")
-        branch = [op.name for op in case.regions[0].blocks[0].operations]
-        assert branch.count("stablehlo.slice") == slices
+        taken, other = ([op for op in region.blocks[0].operations] for region in case.regions)
+        assert all(op.name in ("stablehlo.constant", "stablehlo.return") for op in taken + other)
+        assert 1 <= len(case.results) < slices + 1
         scatter = next(op for op in collect_ops(module.operation)
                        if op.name == "stablehlo.reduce_scatter"
                        and any(True for _ in op.results[0].uses))
-        readers = [use.owner for use in scatter.results[0].uses]
-        assert readers and all(r.operation.parent == case for r in readers)
-        assert slices_through_case(module.operation) == 0  # nothing left to rewrite
+        readers = [use.owner.operation for use in scatter.results[0].uses]
+        assert len(readers) == slices
+        assert all(r.name == "stablehlo.dynamic_slice" for r in readers)
+        # every reader's offsets are the case's results or the zero constant
+        for r in readers:
+            for offset in list(r.operands)[1:]:
+                owner = offset.owner.operation if hasattr(offset.owner, "operation") else None
+                assert owner is not None and owner.name in ("stablehlo.case",
+                                                            "stablehlo.constant")
+        assert offsets_through_case(module.operation) == 0  # nothing left to rewrite
+
+
+def test_a_strided_piece_is_left_alone():
+    text = """
+func.func @main(%x: tensor<8x8xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %rs = "stablehlo.reduce_scatter"(%x) <{replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8x8xf32>) -> tensor<1x8xf32>
+  %p = stablehlo.slice %rs [0:1, 0:4] : (tensor<1x8xf32>) -> tensor<1x4xf32>
+  %q = stablehlo.slice %rs [0:1, 0:8:2] : (tensor<1x8xf32>) -> tensor<1x4xf32>
+  return %p, %q : tensor<1x4xf32>, tensor<1x4xf32>
+}"""
+    with make_context() as context:
+        module = ir.Module.parse(text, context)
+        assert offsets_through_case(module.operation) == 0
+        assert names(module).count("stablehlo.slice") == 2
 
 
 @pytest.mark.parametrize("element", ["f32", "complex<f32>"])  # (complex: its own zeros)
