@@ -408,11 +408,17 @@ class CollectiveLowering:
         along them hold different values). A round of pairs is one collective_permute;
         a device takes the buffer of the round that serves it (a selection by partition
         id after the first round); a first round where every device keeps its block
-        moves nothing."""
+        moves nothing, but is itself a collective_permute (of pairs i -> i) where later
+        rounds follow: then every buffer the selection reads comes out of a
+        collective_permute of `value`, laid out alike by XLA. With the kept block read
+        as it was, XLA:CPU fused the selection into a reduction whose two operands had
+        different layouts, and devices that took the kept block summed in another order
+        than devices served by a later round: replicas 4 ulps apart (fuzz seed 9602321;
+        test/Regressions/cross_mesh_selection_keeps_replicas_identical.mlir)."""
         rounds = permute_rounds(source, target, self.num_devices, manual)
         out = value
         for i, pairs in enumerate(rounds):
-            if i == 0 and all(s == t for s, t in pairs):
+            if i == 0 and len(rounds) == 1 and all(s == t for s, t in pairs):
                 # A relabel still makes a value of its own, a reshape to the same type
                 # that XLA drops: the lowering keeps one sharding per value, and the
                 # source's stays for its other users.

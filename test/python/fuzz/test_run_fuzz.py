@@ -152,6 +152,15 @@ def test_permute_inside_manual_computation(pool, tmp_path_factory):
     _all_pass([9_600_260], pool, tmp_path_factory.mktemp("fuzz_failures_manual_permute"))
 
 
+def test_cross_mesh_selection_keeps_replicas_identical(pool, tmp_path_factory):
+    """Seed 9602321: a value moved from a 4-device second mesh onto 8 devices, each
+    device selecting the kept or the permuted buffer; XLA:CPU's fused reduction of the
+    selection summed in two orders, and an output replicated over "a" came back 4 ulps
+    apart between replicas (until collectives._permute made the kept block an identity
+    collective_permute; test/Regressions/cross_mesh_selection_keeps_replicas_identical.mlir)."""
+    _all_pass([9_602_321], pool, tmp_path_factory.mktemp("fuzz_failures_cross_mesh_select"))
+
+
 def _all_pass(seeds, pool, failures_dir) -> None:
     outcomes = run_fuzz.run_batch(seeds, pool=pool, disabled=known_issues.DISABLED,
                                   failures_dir=failures_dir)
