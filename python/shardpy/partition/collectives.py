@@ -407,14 +407,12 @@ class CollectiveLowering:
         its own coordinates on the `manual` axes (inside a manual computation, devices
         along them hold different values). A round of pairs is one collective_permute;
         a device takes the buffer of the round that serves it (a selection by partition
-        id after the first round); a first round where every device keeps its block
-        moves nothing, but is itself a collective_permute (of pairs i -> i) where later
-        rounds follow: then every buffer the selection reads comes out of a
-        collective_permute of `value`, laid out alike by XLA. With the kept block read
-        as it was, XLA:CPU fused the selection into a reduction whose two operands had
-        different layouts, and devices that took the kept block summed in another order
-        than devices served by a later round: replicas 4 ulps apart (fuzz seed 9602321;
-        test/Regressions/cross_mesh_selection_keeps_replicas_identical.mlir)."""
+        id after the first round). A first round where every device keeps its block
+        moves nothing: alone, it is a relabel; before other rounds, an identity
+        collective_permute, so that every buffer the selection reads is laid out alike
+        (read as it was, XLA:CPU fused the selection into a reduction that summed in
+        another order on the devices keeping their block: replicas 4 ulps apart, fuzz
+        seed 9602321, Regressions/cross_mesh_selection_keeps_replicas_identical.mlir)."""
         rounds = permute_rounds(source, target, self.num_devices, manual)
         out = value
         for i, pairs in enumerate(rounds):
