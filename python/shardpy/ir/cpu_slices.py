@@ -46,8 +46,8 @@ from .utils import collect_ops, const_i32
 
 
 def offsets_through_case(module: ir.Operation) -> int:
-    """Rewrite every reduce_scatter read only by two or more unit-stride slices as
-    above; returns how many were rewritten."""
+    """Rewrite every reduce_scatter read only by two or more unit-stride slices, not all
+    at offset 0, as above; returns how many were rewritten."""
     found = []
     for op in collect_ops(module):
         if op.name != "stablehlo.reduce_scatter":
@@ -55,7 +55,8 @@ def offsets_through_case(module: ir.Operation) -> int:
         users = [getattr(use.owner, "operation", use.owner) for use in op.results[0].uses]
         if len(users) >= 2 and all(u.name == "stablehlo.slice" and _unit_strides(u)
                                    and max(_ints(u, "start_indices")) < 2**31
-                                   for u in users):  # (offsets as i32)
+                                   for u in users) and any(  # (offsets as i32)
+                                       any(_ints(u, "start_indices")) for u in users):
             found.append((op, users))
     for op, slices in found:
         _rewrite(op, slices)

@@ -72,20 +72,29 @@ def test_offsets_come_out_of_a_two_branch_case():
         assert offsets_through_case(module.operation) == 0  # nothing left to rewrite
 
 
-def test_a_strided_piece_is_left_alone():
-    text = """
-func.func @main(%x: tensor<8x8xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
-  %rs = "stablehlo.reduce_scatter"(%x) <{replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids}> ({
+def _two_pieces(first: str, second: str, widths: tuple[int, int]) -> str:
+    """A reduce_scatter read by two slices `first` and `second` of the given widths."""
+    p, q = (f"tensor<1x{w}xf32>" for w in widths)
+    return f"""
+func.func @main(%x: tensor<8x8xf32>) -> ({p}, {q}) {{
+  %rs = "stablehlo.reduce_scatter"(%x) <{{replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids}}> ({{
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = stablehlo.add %a, %b : tensor<f32>
     stablehlo.return %s : tensor<f32>
-  }) : (tensor<8x8xf32>) -> tensor<1x8xf32>
-  %p = stablehlo.slice %rs [0:1, 0:4] : (tensor<1x8xf32>) -> tensor<1x4xf32>
-  %q = stablehlo.slice %rs [0:1, 0:8:2] : (tensor<1x8xf32>) -> tensor<1x4xf32>
-  return %p, %q : tensor<1x4xf32>, tensor<1x4xf32>
-}"""
+  }}) : (tensor<8x8xf32>) -> tensor<1x8xf32>
+  %p = stablehlo.slice %rs {first} : (tensor<1x8xf32>) -> {p}
+  %q = stablehlo.slice %rs {second} : (tensor<1x8xf32>) -> {q}
+  return %p, %q : {p}, {q}
+}}"""
+
+
+@pytest.mark.parametrize("second, widths", [
+    ("[0:1, 0:8:2]", (4, 4)),  # strided: no dynamic_slice takes it
+    ("[0:1, 0:2]", (4, 2)),    # every piece at offset 0: no constant to hide
+])
+def test_pieces_left_alone(second, widths):
     with make_context() as context:
-        module = ir.Module.parse(text, context)
+        module = ir.Module.parse(_two_pieces("[0:1, 0:4]", second, widths), context)
         assert offsets_through_case(module.operation) == 0
         assert names(module).count("stablehlo.slice") == 2
 
