@@ -16,8 +16,10 @@ axes of a mesh that refines every one of them, and each mesh axis is a run of it
 
 so P("c", "d") crosses the shard_map as P(("shardpy_0", "shardpy_1"), "shardpy_2"), the
 same blocks on the same devices, and the executor's results are named on their own mesh
-(as jax.jit names them). Meshes whose strides do not chain ((3, 4) with (4, 3)) are
-refused with one clear error.
+(as jax.jit names them). Where a mesh has Explicit axes (jax.make_mesh's default), the
+refined mesh has Explicit axes too: values typed on their meshes move onto it, and the
+results back onto theirs, by jax.reshard. Meshes whose strides do not chain ((3, 4)
+with (4, 3)) are refused with one clear error.
 """
 from __future__ import annotations
 
@@ -50,15 +52,16 @@ class Refined:
 
 def for_executor(primary, found: list, boundary, in_specs, out_specs):
     """(the shard_map's mesh, its in_specs, its out_specs, per result (the jax Mesh
-    its sharding is named on, its spec there), or None where the boundary has one mesh
-    and all stays as it was). `boundary`: partition_module's (argument symbols, result symbols,
+    its sharding is named on, its spec there, that mesh with Explicit axes), or None
+    where the boundary has one mesh and all stays as it was). `boundary`: partition_module's (argument symbols, result symbols,
     {symbol: model.Mesh}); `found`: the jax Meshes of the call (arguments, in/out
     shardings), `primary` the first."""
     import jax
 
     arg_symbols, result_symbols, defs = boundary
     used = boundary_meshes(arg_symbols + result_symbols, defs)
-    refined = refine(primary, used)
+    kinds = {t == jax.sharding.AxisType.Explicit for m in found for t in m.axis_types}
+    refined = refine(primary, used, explicit=True in kinds)
     if refined is None:
         # One mesh: the shard_map runs on it (the first mesh found may be another one,
         # e.g. an argument's that the program does not read).
@@ -66,14 +69,25 @@ def for_executor(primary, found: list, boundary, in_specs, out_specs):
         if one is not None and tuple(one.axes) != tuple(primary.shape_tuple):
             return named_mesh(one, found, primary), in_specs, out_specs, None
         return primary, in_specs, out_specs, None
-    if any(t == jax.sharding.AxisType.Explicit for m in found for t in m.axis_types):
-        raise ValueError("shardpy.jit: the program uses several meshes, one with Explicit "
-                         "axes; shardpy.jit maps several meshes of Auto axes only")
     names = {symbol: named_mesh(mesh, found, primary) for symbol, mesh in used.items()}
     return (refined.mesh,
             tuple(refined.spec(s, spec) for s, spec in zip(arg_symbols, in_specs)),
             tuple(refined.spec(s, spec) for s, spec in zip(result_symbols, out_specs)),
-            tuple((names.get(s, primary), spec) for s, spec in zip(result_symbols, out_specs)))
+            tuple((names.get(s, primary), spec, all_explicit(names.get(s, primary)))
+                  for s, spec in zip(result_symbols, out_specs)))
+
+
+def all_explicit(mesh):
+    """`mesh` with every axis Explicit: what jax.reshard moves a result onto from a
+    refined mesh of Explicit axes (it names Explicit axes only); jax.jit's out_shardings
+    then give a result on a mesh of Auto axes that mesh back."""
+    import jax
+
+    kind = jax.sharding.AxisType.Explicit
+    if all(t == kind for t in mesh.axis_types):
+        return mesh
+    return jax.sharding.Mesh(mesh.devices, mesh.axis_names,
+                             axis_types=(kind,) * len(mesh.axis_names))
 
 
 def boundary_meshes(symbols, defs: dict) -> dict:
@@ -87,10 +101,11 @@ def boundary_meshes(symbols, defs: dict) -> dict:
     return used
 
 
-def refine(primary, used: dict) -> Refined | None:
+def refine(primary, used: dict, explicit: bool = False) -> Refined | None:
     """The refined mesh over `primary`'s devices (a jax Mesh: the device order) of the
-    boundary meshes `used` ({symbol: model.Mesh}); None where they are all one mesh
-    (the shard_map runs on it as it is)."""
+    boundary meshes `used` ({symbol: model.Mesh}), of Explicit axes where `explicit`
+    (values typed on the meshes move onto it by jax.reshard); None where they are all
+    one mesh (the shard_map runs on it as it is)."""
     import jax
     import numpy as np
 
@@ -121,7 +136,9 @@ def refine(primary, used: dict) -> Refined | None:
         for (name, _), (lo, hi) in zip(mesh.axes, _spans(mesh)):
             per_axis[name] = tuple(r for r, (a, b) in zip(names, steps) if lo <= a and b <= hi)
         axes[symbol] = per_axis
-    return Refined(jax.sharding.Mesh(devices, tuple(names)), axes)
+    kind = jax.sharding.AxisType.Explicit if explicit else jax.sharding.AxisType.Auto
+    return Refined(jax.sharding.Mesh(devices, tuple(names), axis_types=(kind,) * len(names)),
+                   axes)
 
 
 def named_mesh(mesh, found: list, primary):

@@ -492,8 +492,8 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     (its callback calls name them by index; ir/callbacks.py). `out_memory_kinds`: per
     result, the memory it is returned in (None: the device's), as JAX's lowering has it
     (out_shardings with memory_kind="pinned_host": offloaded results). `out_named`:
-    per result (jax Mesh, PartitionSpec) it is returned as, where that is not `mesh`
-    and `out_specs` (a program of several meshes, frontend/meshes.py)."""
+    per result (jax Mesh, PartitionSpec, that Mesh's axes all Explicit) it is returned
+    as, where not `mesh` and `out_specs` (several meshes: frontend/meshes.py)."""
     import jax
     import jax.numpy as jnp
 
@@ -562,6 +562,9 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
                 x = jnp.pad(x, [(0, f - n) for n, f in zip(shape, full)])
             placed.append(_constrained(x, mesh, spec, explicit))
         outs = list(mapped(*placed))
+        if explicit and out_named:  # typed on the refined mesh: onto each result's own
+            outs = [_constrained(x, typed, spec, True)
+                    for x, (_, spec, typed) in zip(outs, out_named)]
         for i, pair in enumerate(pad_out):
             if pair is not None:
                 outs[i] = outs[i][tuple(slice(0, n) for n in pair[0])]
@@ -572,7 +575,7 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     # The results as shardpy laid them out, with the specs it gives (under Auto axes XLA
     # would otherwise pick the jit's output layouts and write their specs its own way).
     kinds = tuple(out_memory_kinds) + (None,) * (len(out_specs) - len(out_memory_kinds))
-    named = out_named or tuple((mesh, spec) for spec in out_specs)
+    named = [n[:2] for n in out_named] if out_named else [(mesh, s) for s in out_specs]
     out_shardings = tuple(jax.sharding.NamedSharding(m, spec, memory_kind=kind)
                           for (m, spec), kind in zip(named, kinds))
     return jax.jit(run, donate_argnums=tuple(donate), out_shardings=out_shardings)

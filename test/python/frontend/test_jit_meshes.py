@@ -2,8 +2,8 @@
 a (2, 4) mesh and an (8,) one, out_shardings on a (4, 2) one, a constraint, nested jit
 or shard_map on another). shardpy.jit refused every such call ("needs one mesh") or
 named a result's spec on the wrong mesh ("Resource axis: c ... not found"); the
-boundary now crosses them on one mesh that refines them all (frontend/meshes.py).
-Every case: the same values as jax.jit, and the same output shardings where jax.jit
+boundary now crosses them on one mesh that refines them all (frontend/meshes.py),
+meshes of Explicit axes (jax.make_mesh's default) among them. Every case: the same values as jax.jit, and the same output shardings where jax.jit
 keeps the layout propagation gives (XLA re-lays out some results itself: below)."""
 from __future__ import annotations
 
@@ -192,8 +192,13 @@ def test_drawn_programs_on_several_meshes(mesh, seed):
         h = jax.lax.with_sharding_constraint(jnp.tanh(x @ w) + x[:, :8], inner)
         return h.T * 2, (h * h).sum(0)
 
-    theirs = jax.jit(f, out_shardings=outer)(x, w)
-    ours = shardpy.jit(f, out_shardings=outer)(x, w)
+    _same_as_jax_jit(f, outer, x, w)
+
+
+def _same_as_jax_jit(f, outer, *args):
+    """shardpy.jit(f) gives jax.jit(f)'s values and output shardings."""
+    theirs = jax.jit(f, out_shardings=outer)(*args)
+    ours = shardpy.jit(f, out_shardings=outer)(*args)
     for k, (t, o) in enumerate(zip(theirs, ours)):
         assert o.sharding == t.sharding, f"output {k}"
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-4, atol=1e-4,
@@ -224,3 +229,73 @@ def test_several_meshes_under_a_context_mesh(mesh):
         theirs = jax.jit(lambda x: jnp.sin(x) * 2, out_shardings=out)(x)
     assert ours.sharding == theirs.sharding == out
     np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-6)
+
+
+def _kinds_drawn(rng):
+    """Per mesh of _SHAPES, its axes all Explicit or all Auto (drawn)."""
+    from jax.sharding import AxisType
+
+    return {k: (AxisType.Explicit if rng.integers(2) else AxisType.Auto,) * len(shape)
+            for k, (shape, _) in _SHAPES.items()}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_drawn_programs_on_meshes_of_explicit_axes(mesh, seed):
+    """jax.make_mesh's meshes have Explicit axes (jax 0.10): programs moving values
+    between several such meshes by jax.sharding.reshard (and meshes of Auto axes beside
+    them, drawn) run under shardpy.jit with jax.jit's values and shardings. The executor's
+    refined mesh then has Explicit axes, arguments cross onto it and results back onto
+    their own meshes by reshard (shardpy.jit refused these before)."""
+    rng = np.random.default_rng(7300 + seed)
+    devices = mesh.devices.reshape(-1)
+    kinds = _kinds_drawn(rng) if seed % 2 else {
+        k: (jax.sharding.AxisType.Explicit,) * len(shape) for k, (shape, _) in _SHAPES.items()}
+    made = {k: Mesh(devices.reshape(shape), names, axis_types=kinds[k])
+            for k, (shape, names) in _SHAPES.items()}
+    explicit = [k for k in made if kinds[k][0] == jax.sharding.AxisType.Explicit]
+
+    def sharding(keys):
+        key = keys[rng.integers(len(keys))]
+        return NamedSharding(made[key], _draw_spec(rng, made[key].axis_names, 2))
+
+    x = jax.device_put(rng.standard_normal((8, 16)).astype(np.float32), sharding("abcd"))
+    w = jax.device_put(rng.standard_normal((16, 8)).astype(np.float32), sharding("abcd"))
+    inner = sharding(explicit)  # (jax.sharding.reshard names Explicit axes only)
+    outer = (sharding("abcd"), NamedSharding(made["c"], P(None)))
+    whole_w = NamedSharding(w.sharding.mesh, P())
+    w_explicit = kinds[_key_of(made, w.sharding.mesh)][0] == jax.sharding.AxisType.Explicit
+
+    def f(x, w):
+        if w_explicit:
+            h = jnp.matmul(jax.sharding.reshard(x, whole_w), w, out_sharding=whole_w)
+        else:
+            h = jax.lax.with_sharding_constraint(x, whole_w) @ w
+        h = jnp.tanh(h)
+        h = jax.sharding.reshard(h, inner) + jax.sharding.reshard(x[:, :8] * 1.0, inner)
+        return h.T * 2, (h * h).sum(0)
+
+    _same_as_jax_jit(f, outer, x, w)
+
+
+def _key_of(made, jax_mesh):
+    return next(k for k, m in made.items() if m is jax_mesh)
+
+
+def test_explicit_and_auto_meshes_side_by_side(mesh):
+    # An argument on a make_mesh-style (Explicit) mesh, another on an Auto one: each
+    # result comes back on its own mesh, typed as jax.jit types it.
+    devices = mesh.devices.reshape(-1)
+    first = Mesh(devices.reshape(2, 4), ("a", "b"),
+                 axis_types=(jax.sharding.AxisType.Explicit,) * 2)
+    second = Mesh(devices.reshape(8), ("d",), axis_types=(jax.sharding.AxisType.Auto,))
+    x = jax.device_put(np.arange(64, dtype=np.float32).reshape(8, 8),
+                       NamedSharding(first, P("a", "b")))
+    y = jax.device_put(np.ones((8, 8), np.float32), NamedSharding(second, P("d")))
+
+    def f(x, y):
+        return jnp.sin(x), y * 2 + 1
+
+    theirs, ours = jax.jit(f)(x, y), shardpy.jit(f)(x, y)
+    for t, o in zip(theirs, ours):
+        assert o.sharding == t.sharding
+        np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-6)
