@@ -52,16 +52,17 @@ class Refined:
 
 def for_executor(primary, found: list, boundary, in_specs, out_specs):
     """(the shard_map's mesh, its in_specs, its out_specs, per result (the jax Mesh
-    its sharding is named on, its spec there, that mesh with Explicit axes), or None
-    where the boundary has one mesh and all stays as it was). `boundary`: partition_module's (argument symbols, result symbols,
-    {symbol: model.Mesh}); `found`: the jax Meshes of the call (arguments, in/out
-    shardings), `primary` the first."""
+    its sharding is named on, its spec there, the mesh jax.reshard moves it onto), or
+    None where the boundary has one mesh and all stays as it was). `boundary`:
+    partition_module's (argument symbols, result symbols, {symbol: model.Mesh});
+    `found`: the jax Meshes of the call (arguments, in/out shardings), `primary` the
+    first."""
     import jax
 
     arg_symbols, result_symbols, defs = boundary
     used = boundary_meshes(arg_symbols + result_symbols, defs)
-    kinds = {t == jax.sharding.AxisType.Explicit for m in found for t in m.axis_types}
-    refined = refine(primary, used, explicit=True in kinds)
+    explicit = any(t == jax.sharding.AxisType.Explicit for m in found for t in m.axis_types)
+    refined = refine(primary, used, explicit)
     if refined is None:
         # One mesh: the shard_map runs on it (the first mesh found may be another one,
         # e.g. an argument's that the program does not read).
@@ -73,8 +74,9 @@ def for_executor(primary, found: list, boundary, in_specs, out_specs):
     return (refined.mesh,
             tuple(refined.spec(s, spec) for s, spec in zip(arg_symbols, in_specs)),
             tuple(refined.spec(s, spec) for s, spec in zip(result_symbols, out_specs)),
-            tuple((names.get(s, primary), spec, all_explicit(names.get(s, primary)))
-                  for s, spec in zip(result_symbols, out_specs)))
+            tuple((m, spec, all_explicit(m) if explicit else m)
+                  for m, spec in zip((names.get(s, primary) for s in result_symbols),
+                                     out_specs)))
 
 
 def all_explicit(mesh):
