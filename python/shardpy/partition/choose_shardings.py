@@ -53,6 +53,7 @@ from functools import partial
 
 from jaxlib.mlir import ir
 
+from ..ops.collectives import in_manual_code
 from ..ops.registry import SOURCE_OPS
 from ..sharding.collective_time import CollectiveTimeModel
 from ..sharding.model import TensorSharding
@@ -230,12 +231,7 @@ class ShardingChoice:
                                or name.startswith(("sdy.", "func."))
                                or self.cache.caching_of(name) == "never"):
             return False
-        parent = op.parent
-        while parent is not None and parent.name != "func.func":
-            if parent.name == "sdy.manual_computation":
-                return False
-            parent = parent.parent
-        return True
+        return not in_manual_code(op)
 
     def _boundary(self, op: ir.Operation) -> bool:
         """Ops that reshard an operand to a sharding known here: a function's result
