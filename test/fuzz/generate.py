@@ -38,6 +38,7 @@ from fuzz_text import (FLOAT_LIMIT, INT_LIMIT, MAX_ELEMS, Value, dense, fmt_floa
                        floats_printed_as, infinity, int_list, is_nice, ttype)
 from ops_issue6 import Issue6Ops
 import gradients
+import linalg
 import mixed
 import nans
 import batch_norm
@@ -184,6 +185,16 @@ class Features:
     # mixed.py (its own RNG: programs that do not draw it stay the same; none with
     # Features.bf16).
     mixed: bool = True
+    # stablehlo.fft (RFFT, IRFFT, FFT, IFFT), cholesky and triangular_solve of pool
+    # values with a batch or a transformed dim constrained onto a mesh axis: linalg.py
+    # (its own RNG: programs that do not draw it stay the same; none with
+    # Features.bf16).
+    linalg: bool = True
+    # The linalg feature's ffts read pool values whose dims a constraint or propagation
+    # may shard anywhere. Off: they read a new @main argument sharded on dim 0 or its
+    # batch dims only, its transformed dims closed (known_issues: XLA:CPU fails an fft
+    # of an all_gather along a dim other than 0).
+    fft_of_gathered_minor_dims: bool = True
     # Values placed on one device (maximal shardings: constraints, op shardings, @main
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
     # not draw it stay the same).
@@ -1215,6 +1226,8 @@ class Generator:
         placed = self.features.maximal and maximal.add(main, self.seed)
         if self.features.mixed:
             mixed.add(main, self.seed)
+        if self.features.linalg:
+            linalg.add(main, self.seed)
         results = self.pick_results(main)
         shardings = []
         for v in results:
@@ -1262,6 +1275,8 @@ class Generator:
         rng = self.rng
         if rng.random() < 0.25:
             return None
+        if v.fft and not self.features.fft_of_gathered_minor_dims:
+            return linalg.dim0_sharding(self, v.shape)
         unreduced = frozenset()
         if v.contracted and self.features.unreduced_results and rng.random() < 0.6:
             unreduced = v.contracted

@@ -112,7 +112,7 @@ def _gradient(fb, rng, x: Value, g: Value, axis: str, in_complex: bool = False) 
             f"{ttype(shape, dtype)}")
     mag = x.mag * g.mag * x.shape[0]
     if dtype == COMPLEX:
-        ref, mag = _real_plus_imag(fb, ref, shape), 2 * mag
+        ref, mag = real_plus_imag(fb, ref, shape), 2 * mag
     value = Value(ref, shape, "f32", mag, False)
     fb.pool.append(value)
     return value
@@ -128,7 +128,7 @@ def _complex(fb, v: Value) -> Value:
     return Value(ref, v.shape, COMPLEX, v.mag + 1.0, False)
 
 
-def _real_plus_imag(fb, ref: str, shape) -> str:
+def real_plus_imag(fb, ref: str, shape) -> str:
     real, imag, total = fb.fresh(), fb.fresh(), fb.fresh()
     fb.emit(f"{real} = stablehlo.real {ref} : ({ttype(shape, COMPLEX)}) -> "
             f"{ttype(shape, 'f32')}")

@@ -874,12 +874,10 @@ class Issue6Ops:
         self.ops += 3
         return self.add(Value(out, shape, dtype, 255.0))
 
-    def op_custom_call_random(self):
-        """jnp.linalg.cholesky on CPU: @lapack_spotrf_ffi with its sdy.sharding_rule
-        (batch dim i; the matrices whole), of an SPD batch x x^T + (n + 1) I."""
-        rng = self.rng
-        b = rng.choice([1, 2, 4, 8])
-        n = rng.choice([2, 4])
+    def spd_batch(self, b: int, n: int) -> str:
+        """b positive definite n x n matrices: the Gram matrices of tanh of a value plus
+        (n + 1) I (entries at most 2n + 1). Their SSA name; the tanh is counted as an op,
+        the caller counts the other three."""
         t = ttype((b, n, n), "f32")
         x = self.unary(self.value_of((b, n, n), "f32"), "tanh")
         gram = self.fresh()
@@ -893,6 +891,16 @@ class Issue6Ops:
         self.emit(f"{cb} = stablehlo.broadcast_in_dim {c}, dims = [1, 2] : "
                   f"({ttype((n, n), 'f32')}) -> {t}")
         self.emit(f"{spd} = stablehlo.add {gram}, {cb} : {t}")
+        return spd
+
+    def op_custom_call_random(self):
+        """jnp.linalg.cholesky on CPU: @lapack_spotrf_ffi with its sdy.sharding_rule
+        (batch dim i; the matrices whole), of an SPD batch x x^T + (n + 1) I."""
+        rng = self.rng
+        b = rng.choice([1, 2, 4, 8])
+        n = rng.choice([2, 4])
+        t = ttype((b, n, n), "f32")
+        spd = self.spd_batch(b, n)
         ref = self.fresh()
         info = ttype((b,), "i32")
         self.emit(f"{ref}:2 = stablehlo.custom_call @{potrf_target()}({spd}) {{backend_config = "

@@ -1,6 +1,17 @@
 """Linear algebra and FFT: fft, cholesky, triangular_solve. Batch dims pass through; the
-matrix (transformed) dims must be whole. None is computed on shards: with a sharded
-batch dim they are still correct per shard (pass-through), else computed replicated.
+matrix (transformed) dims must be whole (need-replication factors: the planner gathers
+them, or moves their axes onto a batch dim). Each is computed on shards as it is: one
+device's batch slice is a batch of whole transforms or matrices, and fft_length names
+only the whole trailing dims. XLA's own partitioner computes stablehlo.fft whole on every
+device even where only batch dims are sharded (an all_gather of the whole operand).
+
+before (@mesh = <["x"=2, "y"=4]>):
+    %f = stablehlo.fft %s, type = FFT, length = [32]
+        {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>}
+        : (tensor<16x32xcomplex<f32>>) -> tensor<16x32xcomplex<f32>>
+after shardpy-to-local (each device its 2 rows; nothing gathered):
+    %f = stablehlo.fft %s, type = FFT, length = [32]
+        : (tensor<2x32xcomplex<f32>>) -> tensor<2x32xcomplex<f32>>
 """
 from __future__ import annotations
 
@@ -9,7 +20,7 @@ from jaxlib.mlir.dialects import stablehlo as hlo
 
 from ..sharding.op_rule import RuleBuilder
 from .attrs import PASS, REPLICATE, across, ints
-from .entry import OpFamily
+from .entry import LocalOp, OpFamily
 
 
 def fft(op, b: RuleBuilder):
@@ -55,8 +66,10 @@ def triangular_solve(op, b: RuleBuilder):
         b.factor(a[a_contract], {0: a_contract}, {0: cols}, kind=REPLICATE)  # cols of x
 
 
+# Computed on shards as they are (LocalOp's defaults): the rules keep every dim they
+# transform whole, so a shard holds whole problems.
 FAMILIES = (
-    OpFamily(("stablehlo.fft",), rule=fft),
-    OpFamily(("stablehlo.cholesky",), rule=cholesky),
-    OpFamily(("stablehlo.triangular_solve",), rule=triangular_solve),
+    OpFamily(("stablehlo.fft",), rule=fft, local=LocalOp()),
+    OpFamily(("stablehlo.cholesky",), rule=cholesky, local=LocalOp()),
+    OpFamily(("stablehlo.triangular_solve",), rule=triangular_solve, local=LocalOp()),
 )

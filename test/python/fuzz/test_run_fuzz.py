@@ -125,6 +125,18 @@ def test_mixed_precision(pool, tmp_path_factory):
     _all_pass(seeds, pool, tmp_path_factory.mktemp("fuzz_failures_mixed"))
 
 
+def test_fft_and_linalg(pool, tmp_path_factory):
+    """Programs with ffts, Cholesky factors and triangular solves on sharded values
+    (linalg.draws): computed on each device's batch shards, transformed and matrix dims
+    gathered (before ops/linalg.py gave them a LocalOp they were computed whole on
+    every device)."""
+    import linalg
+
+    seeds = [s for s in range(20_000, 20_200) if linalg.draws(s)][:8]
+    assert len(seeds) == 8
+    _all_pass(seeds, pool, tmp_path_factory.mktemp("fuzz_failures_linalg"))
+
+
 def test_empty_strided_slices(pool, tmp_path_factory):
     """Programs that slice a dim to nothing (start == limit, stride 1-3: what
     lax.associative_scan's odd/even split makes of one element), often on a sharded dim.
