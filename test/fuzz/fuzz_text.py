@@ -110,9 +110,6 @@ class Value:
     sliced: bool = False      # a dynamic_slice's result (Features.indexed_dynamic_slices)
     top_k: bool = False       # a chlo.top_k result (Features.top_k_through_barrier)
     nan: bool = False         # holds NaN (nans.py)
-    # an fft's operand or result (linalg.py) that no all_gather along a dim other than
-    # 0 may reach (Features.fft_of_gathered_minor_dims off): laid out on dim 0 at most
-    fft: bool = False
 
     @property
     def type(self) -> str:

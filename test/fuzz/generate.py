@@ -190,11 +190,6 @@ class Features:
     # (its own RNG: programs that do not draw it stay the same; none with
     # Features.bf16).
     linalg: bool = True
-    # The linalg feature's ffts read pool values whose dims a constraint or propagation
-    # may shard anywhere. Off: they read a new @main argument sharded on dim 0 or its
-    # batch dims only, its transformed dims closed (known_issues: XLA:CPU fails an fft
-    # of an all_gather along a dim other than 0).
-    fft_of_gathered_minor_dims: bool = True
     # Values placed on one device (maximal shardings: constraints, op shardings, @main
     # arguments) and read by ops on @mesh: maximal.py (its own RNG: programs that do
     # not draw it stay the same).
@@ -1275,8 +1270,6 @@ class Generator:
         rng = self.rng
         if rng.random() < 0.25:
             return None
-        if v.fft and not self.features.fft_of_gathered_minor_dims:
-            return linalg.dim0_sharding(self, v.shape)
         unreduced = frozenset()
         if v.contracted and self.features.unreduced_results and rng.random() < 0.6:
             unreduced = v.contracted

@@ -71,13 +71,6 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
         "result matches numpy. Plain jax.jit(lax.reduce_window) does it too; "
         "XLA_FLAGS=--xla_cpu_experimental_ynn_fusion_type= does not. Seed 10420 of "
         "test/fuzz/windowed.py --op reduce_window."),
-    "fft_of_gathered_minor_dims": (
-        ("test/Regressions/xla_fft_of_all_gather_along_minor_dim.mlir",),
-        "XLA:CPU bug, not shardpy's: an fft whose operand is an all_gather along a dim "
-        "other than 0 (a sharded transformed dim, gathered for it) fails at run time "
-        "(RET_CHECK in fft_thunk.cc: the operand's layout is not the default one; XLA "
-        "lays the all_gather out with the gathered dim most major). jax.jit of the same "
-        "program fails the same way. Seeds 20034 and 20280 (test/fuzz/linalg.py)."),
 }
 
 DISABLED = tuple(KNOWN)

@@ -8,12 +8,9 @@ are the same as without the feature; none with Features.bf16, as XLA:CPU has no 
 FFT or factorization) gets, at the end of @main, one or two sections:
 
   fft       a float value of the pool, squashed (tanh), one dim constrained onto a mesh
-            axis (a batch dim or a transformed one; with
-            Features.fft_of_gathered_minor_dims off, a new argument sharded on dim 0 or
-            laid out on dim 0 at most, as are the section's results: XLA:CPU fails an
-            fft whose operand or result shares a layout with an all_gather along another
-            dim, known_issues.py; none then in programs that draw the second mesh),
-            then one of
+            axis (a batch dim or a transformed one: gathered for the fft, the corner
+            where XLA:CPU's fft once failed on an all_gather's layout, see
+            python/shardpy/ir/cpu_fft_layouts.py), then one of
               RFFT over its last one or two dims, read back as real + imag;
               RFFT then IRFFT of the same lengths (the value again, up to rounding);
               FFT or IFFT of x + i sin x, read back as real + imag
@@ -30,7 +27,6 @@ from __future__ import annotations
 import math
 import random
 
-import second_mesh
 from fuzz_text import COMPLEX, MAX_ELEMS, Value, ttype
 from gradients import real_plus_imag
 
@@ -82,23 +78,15 @@ def _squashed(fb, v: Value) -> Value:
 
 
 def _fft(fb, rng, axes) -> bool:
-    safe = not fb.gen.features.fft_of_gathered_minor_dims
-    if safe and second_mesh.draws(fb.gen.seed):
-        return False  # (values crossing onto the second mesh may be gathered anywhere)
-    if not safe:
-        sources = [v for v in fb.pool if v.dtype == "f32" and v.shape and all(v.shape)
-                   and not v.nan and 2 * math.prod(v.shape) < MAX_ELEMS]
-        if not sources:
-            return False
-        v = rng.choice(sources)
-        count = rng.choice([1, 2]) if len(v.shape) >= 2 else 1
-        x = _constrained(fb, rng, _squashed(fb, v), axes)
-    else:
-        v, count = _batch_sharded_arg(fb, rng, axes)
-        x = _squashed(fb, v)
+    sources = [v for v in fb.pool if v.dtype == "f32" and v.shape and all(v.shape)
+               and not v.nan and 2 * math.prod(v.shape) < MAX_ELEMS]
+    if not sources:
+        return False
+    v = rng.choice(sources)
     rank = len(v.shape)
+    count = rng.choice([1, 2]) if rank >= 2 else 1
     lengths = list(v.shape[rank - count:])
-    x.fft = safe
+    x = _constrained(fb, rng, _squashed(fb, v), axes)
     form = rng.choice(["rfft", "roundtrip", "complex"])
     ref = fb.fresh()
     if form == "complex":
@@ -113,7 +101,7 @@ def _fft(fb, rng, axes) -> bool:
         fb.ops += 3
         # |x + i sin x| <= 2; an FFT sums prod(lengths) of them, an IFFT averages
         mag = 4.0 * (math.prod(lengths) if kind == "FFT" else 1.0)
-        fb.pool.append(Value(out, x.shape, "f32", mag, False, fft=safe))
+        fb.pool.append(Value(out, x.shape, "f32", mag, False))
         return True
     half = x.shape[:-1] + (x.shape[-1] // 2 + 1,)
     fb.emit(f"{ref} = stablehlo.fft {x.ref}, type = RFFT, length = {lengths} : "
@@ -121,40 +109,14 @@ def _fft(fb, rng, axes) -> bool:
     fb.ops += 1
     if form == "rfft":
         out = real_plus_imag(fb, ref, half)
-        fb.pool.append(Value(out, half, "f32", 2.0 * math.prod(lengths), False, fft=safe))
+        fb.pool.append(Value(out, half, "f32", 2.0 * math.prod(lengths), False))
         return True
     back = fb.fresh()
     fb.emit(f"{back} = stablehlo.fft {ref}, type = IRFFT, length = {lengths} : "
             f"({ttype(half, COMPLEX)}) -> {x.type}")
     fb.ops += 1
-    fb.pool.append(Value(back, x.shape, "f32", 1.0, False, fft=safe))
+    fb.pool.append(Value(back, x.shape, "f32", 1.0, False))
     return True
-
-
-def _batch_sharded_arg(fb, rng, axes):
-    """(a new @main argument, how many trailing dims the fft transforms): sharded on
-    dim 0 at most, every other dim closed, so that no all_gather along another dim
-    meets the fft's operand or result (Features.fft_of_gathered_minor_dims off: XLA
-    lays them out alike, the all_gather's gathered dim most major)."""
-    rank = rng.choice([1, 2, 3])
-    count = rng.choice([1, 2]) if rank >= 2 else 1
-    shape = tuple(rng.choice([2, 3, 4, 5, 6, 8, 16]) for _ in range(rank))
-    v = fb.new_arg(shape, "f32")
-    v.fft = True
-    fb.args[-1] = (v, dim0_sharding(fb.gen, shape, rng))
-    return v, count
-
-
-def dim0_sharding(gen, shape, rng=None) -> str:
-    """A sharding attribute for `shape` on @mesh: dim 0 on one axis (or nothing), every
-    other dim closed and whole."""
-    rng = rng or gen.rng
-    spec = ["{}"] * len(shape)
-    fits = [name for name, size in gen.mesh if size > 1 and shape
-            and (gen.features.uneven_dims or shape[0] % size == 0)]
-    if fits and rng.random() < 0.8:
-        spec[0] = '{"%s"}' % rng.choice(fits)
-    return f"#sdy.sharding<@mesh, [{', '.join(spec)}]>"
 
 
 def _cholesky(fb, rng, axes) -> bool:

@@ -87,11 +87,6 @@ class SecondMesh:
         return "#sdy.sharding_per_value<[" + ", ".join(self.sharding(t) for t in types) + "]>"
 
 
-def draws(seed: int) -> bool:
-    """Does program `seed` draw the second mesh (on a mesh with an axis of size > 1)?"""
-    return random.Random(f"second_mesh:{seed}").random() < PROBABILITY
-
-
 def apply(text: str, gen) -> str:
     """`text` (a generated program) with the second mesh, or as it is where the
     program does not draw it."""

@@ -25,7 +25,7 @@ from jaxlib.mlir.dialects import chlo, func, mhlo, sdy, stablehlo  # noqa: F401
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 from . import callbacks
-from .cpu_slices import offsets_through_case
+from .xla_cpu import prepare_for_xla_cpu
 
 JAX_VERSION = "0.10.2"
 
@@ -463,7 +463,7 @@ def _per_device_primitive():
                 return len(module_context.host_callbacks) - 1
             callbacks.rebind(source.operation, host_callbacks, add)
         if set(ctx.module_context.platforms) == {"cpu"}:
-            offsets_through_case(source.operation)  # XLA:CPU's compile time (cpu_slices.py)
+            prepare_for_xla_cpu(source.operation)  # (ir/xla_cpu.py)
         name = jax_mlir.merge_mlir_modules(ctx.module_context.module, "shardpy_per_device",
                                            source)
         types = [ir.RankedTensorType.get(a.shape, jax_mlir.dtype_to_ir_type(a.dtype))

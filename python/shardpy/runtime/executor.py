@@ -50,7 +50,7 @@ from .arrays import (RandomInputs, TensorType, check_host_memory, host_allocatio
 from ..ir.diagnostics import ShardpyError
 from ..ir.layout import PARTITIONS_ATTR, num_partitions, set_num_partitions
 from ..ir.utils import collect_ops, filter_signature_attrs, public_main, zeros
-from ..ir.cpu_slices import offsets_through_case
+from ..ir.xla_cpu import prepare_for_xla_cpu
 from ..sharding.sdy_codec import ShardingCodec, encode_axis
 from ..sharding.model import AxisRef, TensorSharding
 
@@ -299,7 +299,7 @@ class Executor:
             wrapped, stacked = wrap_per_device(module, num_devices), True
             arrays = [to_blocks(r) for r in rows]
         if self.platform == "cpu":
-            offsets_through_case(wrapped.operation)  # XLA:CPU's compile time (cpu_slices.py)
+            prepare_for_xla_cpu(wrapped.operation)  # (ir/xla_cpu.py)
         try:
             start = time.perf_counter()
             executable = jaxlib_bridge.compile_module(self.client, wrapped, devices)

@@ -1,5 +1,4 @@
-"""The fuzzer's `linalg` feature (test/fuzz/linalg.py): what it draws, and how it keeps
-clear of the XLA:CPU fft layout bug (known_issues: fft_of_gathered_minor_dims)."""
+"""The fuzzer's `linalg` feature (test/fuzz/linalg.py): what it draws."""
 from __future__ import annotations
 
 import re
@@ -10,12 +9,9 @@ FUZZ_DIR = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ_DIR))
 
 import generate  # noqa: E402
-import known_issues  # noqa: E402
 import linalg  # noqa: E402
-import manual  # noqa: E402
 
 SEEDS = range(20_000, 20_400)
-SAFE = generate.Features.from_spec(known_issues.DISABLED)
 
 
 def test_about_one_program_in_eight_draws_it():
@@ -45,8 +41,9 @@ def test_drawn_programs_hold_each_form(context):
 
 
 def test_a_sharded_transformed_dim_is_drawn():
-    """With every feature on, an fft's transformed dim other than 0 is now and then
-    constrained onto a mesh axis (what XLA:CPU fails on, and shardpy gathers)."""
+    """An fft's transformed dim other than 0 is now and then constrained onto a mesh
+    axis: shardpy gathers it just before the fft (the layout XLA:CPU's fft once failed
+    on: python/shardpy/ir/cpu_fft_layouts.py)."""
     found = 0
     for seed in [s for s in SEEDS if linalg.draws(s)]:
         text = generate.generate(seed).text
@@ -56,23 +53,3 @@ def test_a_sharded_transformed_dim_is_drawn():
             if any('"' in d for d in dims[1:]):
                 found += 1
     assert found >= 1
-
-
-def test_without_the_known_issue_ffts_read_arguments_laid_out_on_dim_0():
-    """Known issues off: each fft section reads a new argument sharded on dim 0 at most,
-    its other dims closed; its results are returned laid out the same way."""
-    checked = 0
-    for seed in [s for s in SEEDS if linalg.draws(s)]:
-        program = generate.generate(seed, SAFE)
-        text = program.text
-        for fft in re.finditer(r"(%\w+) = stablehlo\.tanh (%arg\d+) : .*\n"
-                               r"\s*%\w+ = stablehlo\.(?:fft|sine) \1\b", text):
-            arg = fft.group(2)
-            sharding = re.search(re.escape(arg) + r": tensor<[^>]*> \{sdy\.sharding = "
-                                 r"#sdy\.sharding<@\w+, \[(.*?)\]>", text)
-            if sharding is None:  # (bare manual programs drop every @main sharding)
-                assert manual.draws(seed) and manual.bare(seed), (seed, arg)
-                continue
-            assert all(d == "{}" for d in sharding.group(1).split(", ")[1:]), (seed, arg)
-            checked += 1
-    assert checked >= 10

@@ -164,6 +164,8 @@ BATCH_NORM = frozenset({"stablehlo.batch_norm_inference", "stablehlo.batch_norm_
 # Changed since (issue 16): the stablehlo collectives read whether they are in manual
 # code (outside it a cross-partition one works on whole values): caching "ir", and the
 # shape-keeping ones wrap the elementwise rule.
+# Computed on their batch shards since (ops/linalg.py; was: computed replicated).
+LINALG = frozenset({"stablehlo.fft", "stablehlo.cholesky", "stablehlo.triangular_solve"})
 SHAPE_KEEPING_COLLECTIVES = frozenset({"stablehlo.all_reduce", "stablehlo.collective_permute",
                                        "stablehlo.collective_broadcast"})
 STABLEHLO_COLLECTIVES = SHAPE_KEEPING_COLLECTIVES | {
@@ -254,7 +256,8 @@ QUERIES = [
      ops_with(lambda e: e.rule is not None and e.caching == "attributes")),
     ("RULES (ir)", OLD_RULES_READING_IR | STABLEHLO_COLLECTIVES,
      ops_with(lambda e: e.rule is not None and e.caching == "ir")),
-    ("LOCAL_OPS", OLD_LOCAL_OPS | BATCH_NORM, ops_with(lambda e: e.local is not None)),
+    ("LOCAL_OPS", OLD_LOCAL_OPS | BATCH_NORM | LINALG,
+     ops_with(lambda e: e.local is not None)),
     ("LOCAL_OPS (permutation)", OLD_LOCAL_PERMUTATION,
      ops_with(lambda e: e.local is not None and e.local.permutation)),
     ("SOURCE_OPS", OLD_SOURCE_OPS, SOURCE_OPS),

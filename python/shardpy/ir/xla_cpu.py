@@ -1,0 +1,20 @@
+"""What a per-device module goes through before XLA:CPU compiles it (shardpy.jit's
+executor, shardpy-run's Executor); never in the partitioner, whose output stays
+platform-neutral:
+
+  cpu_slices.offsets_through_case   a combined reduce_scatter's pieces read at offsets
+                                    XLA cannot fold (its compile time)
+  cpu_fft_layouts.fft_layouts_pinned  every fft's operand and result in the default
+                                    layout, which XLA:CPU's fft thunk needs
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from .cpu_fft_layouts import fft_layouts_pinned
+from .cpu_slices import offsets_through_case
+
+
+def prepare_for_xla_cpu(module: ir.Operation) -> None:
+    offsets_through_case(module)
+    fft_layouts_pinned(module)
