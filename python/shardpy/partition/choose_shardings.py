@@ -16,8 +16,9 @@ shardpy-insert-reshards then places each op between the chosen shardings.
 
   values     results of ops with a sharding rule in a program block (function bodies,
              loop and branch bodies), used only by ops of that block: free; others are
-             fixed as they are. Values joined by an elementwise op with equal shapes and
-             equal shardings form one group and change together.
+             fixed as they are, and so are a roll's and its source's (computed from the
+             source's shards by a halo exchange). Values joined by an elementwise op
+             with equal shapes and equal shardings form one group and change together.
   candidates the propagated sharding, and the sharding with each dim's axes moved to
              another dim they divide (at most MAX_CANDIDATES per group, dims nearest the
              major end first).
@@ -53,6 +54,7 @@ from functools import partial
 
 from jaxlib.mlir import ir
 
+from ..lowering.windowed.concatenate import roll_pieces, roll_sharding
 from ..ops.collectives import in_manual_code
 from ..ops.registry import SOURCE_OPS
 from ..sharding.collective_time import CollectiveTimeModel
@@ -271,6 +273,10 @@ class ShardingChoice:
                 # guesses; an op between meshes is not costed (_op_terms). Either way
                 # the op and its values keep propagation's answer.
                 fixed.update(values_of_op)
+            elif op.name == "stablehlo.concatenate" and roll_sharding(op, self.state.of):
+                # A roll (jnp.roll on a sharded dim) is computed from x's shards by a halo
+                # exchange, which plans cost as gathers: it and x keep propagation's answer.
+                fixed.update(values_of_op + [roll_pieces(op)[0]])
 
         def settle(value, users_of) -> None:
             s = self.state.of(value)
