@@ -1,7 +1,7 @@
 // jnp.roll(a, 3, axis=1) * 2 as jax.jit lowers it (the roll a private function of two
 // slices and a concatenate), a sharded along the rolled dim. insert_reshards computes
-// such a roll from a's shards by a halo exchange: two collective_permutes of the 3
-// shifted columns. The whole-program choice costs the concatenate's pieces as gathered,
+// such a roll from a's shards by a halo exchange: one collective_permute of the 3
+// shifted columns, wrapping around, and a concatenate. The whole-program choice costs the concatenate's pieces as gathered,
 // and once moved "y" onto dim 0 around it (two all_to_alls of the whole array, 1.5-3x
 // jax.jit's step); a roll's values now keep propagation's answer.
 // RUN: shardpy-opt %s --shardpy-partition | FileCheck %s
@@ -15,9 +15,10 @@ sdy.mesh @mesh = <["x"=2, "y"=4]>
 // CHECK-NOT:     stablehlo.all_to_all
 // CHECK-NOT:     stablehlo.all_gather
 // CHECK:         "stablehlo.collective_permute"
+// CHECK-SAME:    source_target_pairs = dense<{{\[\[}}3, 0], [0, 1], [1, 2], [2, 3], [7, 4], [4, 5], [5, 6], [6, 7]]>
 // CHECK-SAME:    (tensor<8x3xf32>) -> tensor<8x3xf32>
-// CHECK:         "stablehlo.collective_permute"
-// CHECK-SAME:    (tensor<8x3xf32>) -> tensor<8x3xf32>
+// CHECK:         stablehlo.concatenate
+// CHECK-NOT:     stablehlo.collective_permute
 // CHECK-NOT:     stablehlo.all_to_all
 // CHECK-NOT:     stablehlo.all_gather
 // CHECK:         return

@@ -28,13 +28,13 @@ sdy.mesh @mesh = <["x"=4]>
 // A roll by 2 (concatenate of x[2:] and x[:2]) is computed from x's shards, not from
 // the slices (30 and 2 long, which do not shard evenly): shard k of the result is
 // x[8k+2, 8k+10) (mod 32): its own columns [2:8) plus the first 2 columns of shard
-// k+1 (a halo from the right neighbour), and device 3 the first 2 columns of shard 0.
+// k+1 (a halo from the right neighbour), device 3 those of shard 0: one rotation, one
+// collective_permute wrapping around and one concatenate, as XLA does (no select).
 // CHECK:         %[[OWN:.*]] = stablehlo.slice %arg2 [0:2, 2:8]
 // CHECK:         %[[H:.*]] = stablehlo.slice %arg2 [0:2, 0:2]
-// CHECK-NEXT:    %[[HALO:.*]] = "stablehlo.collective_permute"(%[[H]]) {{.*}}source_target_pairs = dense<{{\[\[}}1, 0], [2, 1], [3, 2]]> : tensor<3x2xi64>}> : (tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK-NEXT:    %[[FIRST:.*]] = stablehlo.concatenate %[[OWN]], %[[HALO]], dim = 1
-// CHECK:         "stablehlo.collective_permute"(%{{.*}}) {{.*}}source_target_pairs = dense<{{\[\[}}0, 3]]> : tensor<1x2xi64>}> : (tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK:         %[[ROLL:.*]] = stablehlo.select %{{.*}}, %[[FIRST]], %{{.*}} : tensor<2x8xi1>, tensor<2x8xf32>
+// CHECK-NEXT:    %[[HALO:.*]] = "stablehlo.collective_permute"(%[[H]]) {{.*}}source_target_pairs = dense<{{\[\[}}1, 0], [2, 1], [3, 2], [0, 3]]> : tensor<4x2xi64>}> : (tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[ROLL:.*]] = stablehlo.concatenate %[[OWN]], %[[HALO]], dim = 1
+// CHECK-NOT:     stablehlo.select
 // CHECK-NOT:     stablehlo.all_gather
 // CHECK:         return %[[SLICED]], %[[REV]], %[[ROLL]]
 func.func public @main(%a: tensor<2x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},

@@ -72,20 +72,23 @@ class Round:
 
 @dataclass(frozen=True)
 class Window:
-    """Shard k (of n, L elements each) needs global [starts[k], starts[k] + size)."""
+    """Shard k (of n, L elements each) needs global [starts[k], starts[k] + size);
+    `periodic`: positions are read modulo n * L (a rotation wraps around)."""
     n: int
     local: int
     starts: tuple[int, ...]
     size: int
+    periodic: bool = False
 
     @property
     def full(self) -> int:
         return self.n * self.local
 
     @staticmethod
-    def affine(n: int, local: int, first: int, step: int, size: int) -> "Window":
+    def affine(n: int, local: int, first: int, step: int, size: int,
+               periodic: bool = False) -> "Window":
         """starts[k] = first + k * step."""
-        return Window(n, local, tuple(first + k * step for k in range(n)), size)
+        return Window(n, local, tuple(first + k * step for k in range(n)), size, periodic)
 
     @property
     def is_identity(self) -> bool:
@@ -109,7 +112,8 @@ class Window:
     @cached_property
     def out_of_range(self) -> bool:
         """Does some window reach outside [0, N) (padding)?"""
-        return any(s < 0 or s + self.size > self.full for s in self.starts)
+        return not self.periodic and any(s < 0 or s + self.size > self.full
+                                         for s in self.starts)
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
@@ -128,12 +132,13 @@ class Window:
             send_lo, send_hi = hi, lo
             for k, (s, b) in enumerate(zip(self.starts, self.base)):
                 j = b + r
-                if not 0 <= j < self.n:
+                if not 0 <= j < self.n and not self.periodic:
                     continue
                 # What window k needs of what this round carries of shard j.
                 need_lo, need_hi = max(s - j * L, lo), min(s + S - j * L, hi)
                 if need_lo >= need_hi:
                     continue
+                j %= self.n  # (periodic: the shard the position wraps to)
                 if j == k:
                     local.add(k)
                 else:

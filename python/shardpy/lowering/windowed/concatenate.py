@@ -1,6 +1,19 @@
 """concatenate on sharded dims: each operand's window of the result's shard, chosen per
 position; a roll (a concatenate of slices of one array, roll_pieces) is computed from
-that array's shards directly, its slices never computed.
+that array's shards directly, its slices never computed. A rotation of the whole array
+(jnp.roll: x[s:] then x[:s]) is one window that wraps around (Window.periodic): one
+collective_permute per round and a concatenate, as XLA does, where each piece's window
+and a select by position took two exchanges, two full-size buffers and a select.
+
+before (x = %a on [{}, {"x"}] of 4 devices, 8 columns each; roll by 2):
+    %0 = stablehlo.slice %a [0:2, 2:32]
+    %1 = stablehlo.slice %a [0:2, 0:2]
+    %2 = stablehlo.concatenate %0, %1, dim = 1
+after shardpy-to-local:
+    %own = stablehlo.slice %arg [0:2, 2:8]
+    %h = stablehlo.slice %arg [0:2, 0:2]
+    %halo = "stablehlo.collective_permute"(%h) {source_target_pairs = [[1, 0], [2, 1], [3, 2], [0, 3]]}
+    %2 = stablehlo.concatenate %own, %halo, dim = 1
 """
 from __future__ import annotations
 
@@ -99,6 +112,19 @@ def _roll_source(lw, op):
 
 
 
+def _rotation(pieces, size: int, out_size: int) -> int | None:
+    """Where x's element 0 of the result reads from when the pieces (start, length)
+    are x rotated (x[s:] then x[:s], the result as long as x: jnp.roll), else None."""
+    if out_size != size or sum(length for _, length in pieces) != size:
+        return None
+    offset, first = 0, pieces[0][0]
+    for start, length in pieces:
+        if (start - offset - first) % size:
+            return None
+        offset += length
+    return first
+
+
 def feeds_roll(lw, op) -> bool:
     """Is `op` (a slice) used only by concatenates computed from its operand?"""
     users = [use.owner for use in op.results[0].uses]
@@ -116,10 +142,14 @@ def lower_concatenate(lw, op) -> bool:
         n = out.shards(dim)
         L, M = per_shard(placed.shape[dim], n), per_shard(out.shape[dim], n)
         analysis = Analysis(attrs={"offsets": []})
+        shift = _rotation(starts, placed.shape[dim], out.shape[dim])
+        if shift is not None:  # one window wrapping around (jnp.roll): no select
+            starts = [(shift, out.shape[dim])]
         offset = 0
         for i, (start, length) in enumerate(starts):
             analysis.attrs["offsets"].append(offset)
-            analysis.add(Halo(i, dim, Window.affine(n, L, start - offset, M, M)))
+            analysis.add(Halo(i, dim, Window.affine(n, L, start - offset, M, M,
+                                                    periodic=shift is not None)))
             offset += length
         sources = [placed] * len(starts)
         pieces = [x] * len(starts)
@@ -140,26 +170,27 @@ def lower_concatenate(lw, op) -> bool:
             placed = sources[halo.operand]
             windows[halo.operand] = ex.exchange(pieces[halo.operand], placed.sharding.mesh,
                                                 placed.axes(dim), dim, halo.window)
-        # Global position along the dim of each element of this device's shard.
-        i32 = ir.IntegerType.get_signless(32)
-        shape = list(local_type.shape)
-        M = shape[dim]
-        base = lw.shard_scalar(out.sharding.mesh, out.axes(dim),
-                               [k * M for k in range(out.shards(dim))])
-        position = stablehlo.AddOp(
-            stablehlo.IotaOp(ir.RankedTensorType.get(shape, i32), dim).result,
-            stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(shape, i32), base,
-                                       []).result).result
-        pred_type = ir.RankedTensorType.get(shape, ir.IntegerType.get_signless(1))
         value = windows[-1]
-        for i in range(len(windows) - 2, -1, -1):
-            limit = stablehlo.BroadcastInDimOp(
-                ir.RankedTensorType.get(shape, i32),
-                const_i32(analysis.attrs["offsets"][i + 1]), []).result
-            before = stablehlo.CompareOp(position, limit,
-                                         stablehlo.ComparisonDirectionAttr.get("LT"),
-                                         results=[pred_type]).result
-            value = stablehlo.SelectOp(before, windows[i], value).result
+        if len(windows) > 1:  # (a rotation is one window)
+            # Global position along the dim of each element of this device's shard.
+            i32 = ir.IntegerType.get_signless(32)
+            shape = list(local_type.shape)
+            M = shape[dim]
+            base = lw.shard_scalar(out.sharding.mesh, out.axes(dim),
+                                   [k * M for k in range(out.shards(dim))])
+            position = stablehlo.AddOp(
+                stablehlo.IotaOp(ir.RankedTensorType.get(shape, i32), dim).result,
+                stablehlo.BroadcastInDimOp(ir.RankedTensorType.get(shape, i32), base,
+                                           []).result).result
+            pred_type = ir.RankedTensorType.get(shape, ir.IntegerType.get_signless(1))
+            for i in range(len(windows) - 2, -1, -1):
+                limit = stablehlo.BroadcastInDimOp(
+                    ir.RankedTensorType.get(shape, i32),
+                    const_i32(analysis.attrs["offsets"][i + 1]), []).result
+                before = stablehlo.CompareOp(position, limit,
+                                             stablehlo.ComparisonDirectionAttr.get("LT"),
+                                             results=[pred_type]).result
+                value = stablehlo.SelectOp(before, windows[i], value).result
     lw.takes_over(value, result)  # (out.sharding: the result's)
     result.replace_all_uses_with(value)
     slices = []  # each slice op once, also one concatenated many times (erased once)
