@@ -43,22 +43,18 @@ from .utils import collect_ops
 
 
 def fft_layouts_pinned(module: ir.Operation) -> int:
-    """Put each static-shaped fft's operand and result through the default layout as
-    above; returns how many ffts were so rewritten."""
+    """Put each fft's operand and result (static shapes of rank 2 or more: rank 1 has
+    one layout) through the default layout as above; returns how many ffts were so
+    rewritten."""
     ffts = [op for op in collect_ops(module) if op.name == "stablehlo.fft"
             and _static(op.operands[0].type) and _static(op.results[0].type)]
     for op in ffts:
         with op.location, ir.InsertionPoint(op):
-            op.operands[0] = _through_default_layout(op.operands[0])
+            op.operands[0] = _through_default_layout(op.operands[0])[1]
         result = op.results[0]
-        users = [use.owner for use in result.uses]
         with op.location, ir.InsertionPoint.after(op):
-            pinned = _through_default_layout(result)
-        for user in users:
-            user = getattr(user, "operation", user)
-            for i, operand in enumerate(user.operands):
-                if operand == result:
-                    user.operands[i] = pinned
+            flatten, pinned = _through_default_layout(result)
+        result.replace_all_uses_except(pinned, flatten)
     return len(ffts)
 
 
@@ -66,8 +62,10 @@ def _static(t: ir.Type) -> bool:
     return isinstance(t, ir.RankedTensorType) and t.has_static_shape and t.rank > 1
 
 
-def _through_default_layout(value: ir.Value) -> ir.Value:
+def _through_default_layout(value: ir.Value) -> tuple[ir.Operation, ir.Value]:
+    """(the reshape reading `value`, `value` back through the barrier)."""
     t = ir.RankedTensorType(value.type)
-    flat = ir.RankedTensorType.get([prod(t.shape)], t.element_type)
-    barrier = stablehlo.OptimizationBarrierOp([stablehlo.ReshapeOp(flat, value).result])
-    return stablehlo.ReshapeOp(t, barrier.results[0]).result
+    flatten = stablehlo.ReshapeOp(ir.RankedTensorType.get([prod(t.shape)], t.element_type),
+                                  value)
+    barrier = stablehlo.OptimizationBarrierOp([flatten.result])
+    return flatten.operation, stablehlo.ReshapeOp(t, barrier.results[0]).result
