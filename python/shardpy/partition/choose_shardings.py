@@ -56,11 +56,12 @@ from jaxlib.mlir import ir
 
 from ..lowering.windowed.concatenate import roll_pieces, roll_sharding
 from ..ops.collectives import in_manual_code
-from ..ops.registry import SOURCE_OPS
+from ..ops.registry import FUSED_OPS, SOURCE_OPS
 from ..sharding.collective_time import CollectiveTimeModel
 from ..sharding.model import TensorSharding
-from ..sharding.op_rule import RuleTable
+from ..sharding.op_rule import RULE_ATTR, RuleTable
 from ..sharding.state import ShardingState
+from .choice_calls import called_in_manual_computations, single_calls, symbol, trip_weight
 from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend,
                              eliminate, integer_program)
 from .plan_cache import PlanCache, same_layout
@@ -131,6 +132,7 @@ class ShardingChoice:
         self.calls: dict = {}  # private functions called once: name -> (callee, call)
         self._shapes: dict = {}  # type -> its shape (None: not a ranked tensor)
         self._io: list = []  # per computed op: (its operands, its results), read once
+        self._even: dict = {}  # group -> whether its every candidate shards evenly
 
     # -- driver --------------------------------------------------------------------------
     def run(self) -> None:
@@ -143,7 +145,7 @@ class ShardingChoice:
                            "skipped": f"{top} ops > {self.max_ops}",
                            "seconds": _time.perf_counter() - start}
             return
-        manual = _called_in_manual_computations(funcs)
+        manual = called_in_manual_computations(funcs)
         edges: list = []
         ops = [op for func in funcs if ir.StringAttr(func.attributes["sym_name"]).value
                not in manual for op in program_ops(func, edges=edges)]
@@ -166,7 +168,7 @@ class ShardingChoice:
         loops = [op for op in ops if op.name == "stablehlo.while" and self._computed(op, True)]
         boundaries = [op for op in ops if self._boundary(op)]
         funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
-        self.calls = _single_calls(ops, funcs_by_name, manual, self.state)
+        self.calls = single_calls(ops, funcs_by_name, manual, self.state)
         values, fixed, carries = self._values(computed, loops, set(computed + boundaries))
         groups, group_of = self._groups(computed, values, fixed, carries)
         self.groups = groups
@@ -414,10 +416,16 @@ class ShardingChoice:
             distinct = list(dict.fromkeys(g for _, _, g in slots))
             if not distinct:
                 continue
+            if len(distinct) == 1 and len(slots) == len(operands) + len(results) and \
+                    self._free_elementwise(op, name, distinct[0]):
+                # Operands and results in one group take the same candidate: nothing
+                # moves, and XLA fuses the op (no compute): no cost under any candidate,
+                # so no term (a fifth of the plans on a GPT step were these).
+                continue
             block = op.block
             weight = weights.get(block)
             if weight is None:
-                weight = weights[block] = _trip_weight(op, self.calls)
+                weight = weights[block] = trip_weight(op, self.calls)
             # Ops alike (rule, how they combine, each slot's candidates or fixed
             # sharding, sources, unused results) cost alike: each distinct case once
             # (the layers of a model repeat).
@@ -449,11 +457,26 @@ class ShardingChoice:
             terms.append((distinct, _weighted(table, weight)))
         return terms
 
+    def _free_elementwise(self, op, name, group: int) -> bool:
+        """An elementwise op XLA fuses into its neighbours (FUSED_OPS: no compute of its
+        own), whose sharding rule is the one for its shapes (no rule of its own), on
+        values `group`'s every candidate shards evenly (an uneven one is padded)."""
+        if name not in FUSED_OPS or self.cache.caching_of(name) != "shapes" or \
+                RULE_ATTR in op.attributes:
+            return False
+        found = self._even.get(group)
+        if found is None:
+            shape = self._shape(self.groups[group].values[0])
+            found = self._even[group] = shape is not None and all(
+                all(n % s.dim_shards(d) == 0 for d, n in enumerate(shape))
+                for s in self.groups[group].candidates)
+        return found
+
     def _boundary_terms(self, boundaries, group_of, funcs_by_name):
         """Per operand of a boundary op: the reshard to what the other side has."""
         terms = []
         for op in boundaries:
-            weight = _trip_weight(op, self.calls)
+            weight = trip_weight(op, self.calls)
             for i, value in enumerate(op.operands):
                 g, have = self._candidates_of(value, group_of)
                 h, want = self._wanted_at_boundary(op, i, group_of, funcs_by_name)
@@ -484,7 +507,7 @@ class ShardingChoice:
             func = user.parent
             while func is not None and func.name != "func.func":
                 func = func.parent
-            link = self.calls.get(_symbol(func)) if func is not None else None
+            link = self.calls.get(symbol(func)) if func is not None else None
             if link is not None:  # the call's result
                 return self._candidates_of(link[1].results[index], group_of)
             return None, [self.state.func_result_sharding(func, index) if func else None]
@@ -521,34 +544,6 @@ class ShardingChoice:
             self.report["solver"] = "descent"
         return choice, before, after
 
-def _called_in_manual_computations(funcs) -> set[str]:
-    """Functions called (directly or not) from inside an sdy.manual_computation: their
-    values are per-device code over the manual axes, left alone like the body's."""
-    by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
-    found: set[str] = set()
-    todo: list[str] = []
-
-    def calls_in(op, inside: bool):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    inner = inner.operation
-                    now = inside or inner.name == "sdy.manual_computation"
-                    if now and inner.name == "func.call":
-                        todo.append(ir.FlatSymbolRefAttr(inner.attributes["callee"]).value)
-                    calls_in(inner, now)
-
-    for func in funcs:
-        calls_in(func, False)
-    while todo:
-        name = todo.pop()
-        if name in found or name not in by_name:
-            continue
-        found.add(name)
-        calls_in(by_name[name], True)
-    return found
-
-
 def _weighted(table: dict, weight: float) -> dict:
     """An op's cost table times its trip weight (outside loops, the shared table)."""
     return table if weight == 1.0 else {c: weight * t for c, t in table.items()}
@@ -560,85 +555,6 @@ def _users(value) -> list:
         user = use.owner
         found.append(getattr(user, "operation", user))
     return found
-
-
-def _trip_weight(op: ir.Operation, calls: dict) -> float:
-    """How many times `op` runs: the product of the trip counts of the loops around it
-    (a `compare LT` of a carry against a constant in the loop's condition; loops
-    without one count once), through the call site of a function called once
-    (`calls`: _single_calls)."""
-    weight = 1.0
-    parent = op.parent
-    seen = set()
-    while parent is not None:
-        if parent.name == "func.func":
-            link = calls.get(_symbol(parent))
-            if link is None or _symbol(parent) in seen:
-                break
-            seen.add(_symbol(parent))
-            parent = link[1]
-        elif parent.name == "stablehlo.while":
-            weight *= _trip_count(parent)
-        parent = parent.parent
-    return weight
-
-
-def _symbol(func: ir.Operation) -> str:
-    return ir.StringAttr(func.attributes["sym_name"]).value
-
-
-def _single_calls(ops, funcs_by_name, manual, state: ShardingState) -> dict:
-    """{name: (callee, its call)} for private functions called exactly once among
-    `ops` (shardpy's import gives each call site its own copy of a callee), neither
-    from nor into a manual computation, nor from themselves, nor between meshes."""
-    calls: dict = {}
-    for op in ops:
-        if op.name != "func.call":
-            continue
-        name = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
-        calls.setdefault(name, []).append(op)
-    found = {}
-    for name, sites in calls.items():
-        callee = funcs_by_name.get(name)
-        if callee is None or len(sites) != 1 or name in manual or not callee.regions[0].blocks:
-            continue
-        visibility = callee.attributes["sym_visibility"] if "sym_visibility" in \
-            callee.attributes else None
-        if visibility is None or ir.StringAttr(visibility).value != "private":
-            continue
-        parent = sites[0].parent
-        while parent is not None and parent.name != "func.func":
-            parent = parent.parent
-        if parent is None or _symbol(parent) == name:
-            continue
-        call = sites[0]
-        sides = (list(call.operands) + list(call.results)
-                 + list(callee.regions[0].blocks[0].arguments))
-        meshes = {s.mesh for s in map(state.of, sides) if s is not None}
-        meshes |= {s.mesh for s in state.codec.func_result_shardings(callee)
-                   if s is not None}
-        if len(meshes) > 1:
-            continue  # a call between meshes: moved as propagation placed it
-        found[name] = (callee, call)
-    return found
-
-
-def _trip_count(loop: ir.Operation) -> int:
-    cond = loop.regions[0].blocks[0]
-    for op in cond.operations:
-        op = op.operation
-        if op.name != "stablehlo.compare" or "LT" not in str(op.attributes[
-                "comparison_direction"]):
-            continue
-        bound = op.operands[1]
-        if isinstance(bound, ir.OpResult) and bound.owner.operation.name == \
-                "stablehlo.constant":
-            try:
-                value = ir.DenseIntElementsAttr(bound.owner.operation.attributes["value"])
-                return max(1, int(value[0]) if len(value) else 1)
-            except (ValueError, TypeError, IndexError):
-                return 1
-    return 1
 
 
 def _movable(s: TensorSharding | None) -> bool:

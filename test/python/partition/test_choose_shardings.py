@@ -105,6 +105,43 @@ def test_nothing_to_gain_keeps_propagation(ctx):
     assert result_layouts(module) == [[["data"], []]] * 5
 
 
+
+# The FSDP program batch-sharded, with a row count the axis does not divide (6 rows on
+# 4 devices): propagation's sharding of the activations is uneven (padded), the other
+# candidate (the axis on dim 1) even.
+UNEVEN = FSDP.replace('[{}, {"data"}]>]>', '[{"data"}, {}]>]>').replace("tensor<32x",
+                                                                        "tensor<6x")
+
+
+def _free_groups(monkeypatch):
+    """Record which groups' elementwise ops _free_elementwise left out of the costs."""
+    found = []
+    real = ShardingChoice._free_elementwise
+
+    def spy(self, op, name, group):
+        free = real(self, op, name, group)
+        found.append((name, free))
+        return free
+    monkeypatch.setattr(ShardingChoice, "_free_elementwise", spy)
+    return found
+
+
+@pytest.mark.parametrize("text", [FSDP, UNEVEN], ids=["fsdp", "uneven"])
+def test_fused_elementwise_ops_of_one_group_are_not_costed(ctx, monkeypatch, text):
+    """An elementwise op XLA fuses (no compute of its own) whose operands and results
+    all belong to one group takes that group's candidate everywhere: nothing moves, so
+    its table is zero under every candidate and it is left out of the costs. The choice
+    and its estimates are what costing it gives. Not where a candidate is uneven (the
+    op then works on padded shards, which costs)."""
+    found = _free_groups(monkeypatch)
+    fast, fast_report = choose(text, ctx)
+    assert ("stablehlo.tanh", text is FSDP) in found
+    monkeypatch.setattr(ShardingChoice, "_free_elementwise", lambda *args: False)
+    costed, costed_report = choose(text, ctx)
+    assert str(fast) == str(costed)
+    for key in ("changed_values", "estimated_s_before", "estimated_s_after"):
+        assert fast_report[key] == costed_report[key]
+
 LOOP = """
 sdy.mesh @mesh = <["data"=4]>
 func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
