@@ -160,6 +160,10 @@ class ExplicitReshards:
             results = [op.result]  # one binding call for the usual single result
         except ValueError:
             results = list(op.results)
+        if name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
+            # (before the checks below: a roll's slices are skipped, so its concatenate
+            # may have nothing annotated, and it is still computed from x's shards)
+            return
         operand_shardings = state.shardings_of(operands)
         result_shardings = state.results_of(op, results, name)
         if len(result_shardings) == 1 and operand_shardings:
@@ -200,8 +204,6 @@ class ExplicitReshards:
                                  for f, s in zip(foreign_operands, operand_shardings)]
             result_shardings = [None if f else s
                                 for f, s in zip(foreign_results, result_shardings)]
-        elif name in ("stablehlo.slice", "stablehlo.concatenate") and self._roll(op):
-            return
         # How the op is computed on shards (plan_choice), chosen once per distinct case.
         plan = self.cache.plan(op, name, operands, results, operand_shardings,
                                result_shardings, template, self._sources)
