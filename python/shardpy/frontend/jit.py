@@ -27,6 +27,8 @@ from ..ir.callbacks import CUSTOM_PARTITIONING
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
 from . import meshes
+from .arguments import (TRANSFORMED, abstract_key, int_tuple, leaf_aval, name_tuple, path_name,
+                        signature_of)
 from .partition_cache import cached_partition
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
@@ -193,6 +195,9 @@ class _Program:
     in_keys: tuple = ()  # the (kept) dynamic leaves that are typed keys
     out_keys: bool = False  # any output a typed key
     kept: tuple | None = None  # the dynamic leaves the program takes (None: all of them)
+    # (kept leaf, NamedSharding) per donated leaf: where it is placed when it arrives
+    # uncommitted (see _execute).
+    place_donated: tuple = ()
 
 
 class Jitted:
@@ -204,13 +209,13 @@ class Jitted:
         self.keep_unused = keep_unused
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
-        self._signature = _signature_of(fun)
-        self.static_argnums = tuple(sorted(set(_tuple(static_argnums)) | set(
+        self._signature = signature_of(fun)
+        self.static_argnums = tuple(sorted(set(int_tuple(static_argnums)) | set(
             self._positions(static_argnames, "static_argnames", keyword_only=True))))
         # Keyword-only parameters named static (jax.jit keeps them out of the program too).
-        self.static_kwnames = tuple(n for n in _names(static_argnames)
+        self.static_kwnames = tuple(n for n in name_tuple(static_argnames)
                                     if n in self._keyword_only())
-        self.donate_argnums = tuple(sorted(set(_tuple(donate_argnums)) | set(
+        self.donate_argnums = tuple(sorted(set(int_tuple(donate_argnums)) | set(
             self._positions(donate_argnames, "donate_argnames"))))
         self.pass_pipeline = pass_pipeline
         self._cache: dict = {}
@@ -283,7 +288,7 @@ class Jitted:
         """Positions of the parameters `names` (a str or several), as jax.jit resolves
         static_argnames and donate_argnames (`keyword_only`: keyword-only parameters
         may be named too; they have no position)."""
-        names = _names(names)
+        names = name_tuple(names)
         if not names:
             return []
         params = self._positional_parameters(what)
@@ -333,7 +338,7 @@ class Jitted:
     def _program(self, args, kw) -> tuple[list, _Program]:
         """(the dynamic leaves, the program for their signature: cached, else made)."""
         key, leaves = self._key(args, kw)
-        if _TRANSFORMED in key[2]:  # (see __call__)
+        if TRANSFORMED in key[2]:  # (see __call__)
             return leaves, None
         program = self._cache.get(key)
         if program is None:
@@ -362,10 +367,10 @@ class Jitted:
         dynamic = self._dynamic(args, kw)
         leaves, tree = jax.tree_util.tree_flatten(dynamic)
         try:
-            signature = tuple(map(_abstract_key, leaves))
+            signature = tuple(map(abstract_key, leaves))
         except TypeError:
             for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
-                _abstract_key(leaf, _path_name(self._dynamic_index(args, path), path))
+                abstract_key(leaf, path_name(self._dynamic_index(args, path), path))
             raise
         return (static, tree, signature), leaves
 
@@ -432,17 +437,19 @@ class Jitted:
             host_callbacks=_host_callbacks(lowered),
             out_memory_kinds=_result_memory_kinds(lowered), ordered_effects=ordered,
             out_named=out_named)
+        place_donated = _donated_placements(donated, exec_mesh, exec_in, padded)
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
         program = _Program(Lowered(global_text, per_device, report, in_specs, out_specs,
                                    _jax_lowered=lowered, _pass_pipeline=pipeline),
                            executor, lowered.out_tree, len(in_specs), in_tree,
-                           tuple(_aval(leaf) for leaf in leaves),
+                           _placed_avals(leaves, place_donated),
                            mesh.size if mesh is not None else 1,
                            out_key_impls=out_key_impls, kept=kept,
                            in_keys=tuple(i for i, leaf in enumerate(leaves)
                                          if key_impl(getattr(leaf, "dtype", None))),
-                           out_keys=any(impl is not None for impl in out_key_impls))
+                           out_keys=any(impl is not None for impl in out_key_impls),
+                           place_donated=place_donated)
         program.lowered._program = program
         return program
 
@@ -479,9 +486,9 @@ class Jitted:
                     visit(leaf, where + jax.tree_util.keystr(path))
         for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
             if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
-                visit(leaf.sharding, _path_name(self._dynamic_index(args, path), path))
+                visit(leaf.sharding, path_name(self._dynamic_index(args, path), path))
             elif isinstance(leaf, jax.ShapeDtypeStruct) and leaf.sharding is not None:
-                visit(leaf.sharding, _path_name(self._dynamic_index(args, path), path))
+                visit(leaf.sharding, path_name(self._dynamic_index(args, path), path))
         if not found:
             try:
                 ambient = jax.sharding.get_mesh()
@@ -511,57 +518,6 @@ def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None,
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _signature_of(fun):
-    import inspect
-
-    try:
-        return inspect.signature(fun)
-    except (TypeError, ValueError):
-        return None
-
-
-def _tuple(value) -> tuple[int, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, int):
-        return (value,)
-    return tuple(value)
-
-
-def _path_name(index: int | None, path) -> str:
-    """A dynamic leaf's path as the user wrote it: args[i]... or, for a keyword-only
-    argument (index None), kwargs['name']...."""
-    import jax
-
-    rest = path[1:] if path else ()
-    head = f"args[{index}]" if index is not None else "kwargs"
-    return head + jax.tree_util.keystr(tuple(rest))
-
-
-def _names(names) -> tuple[str, ...]:
-    return (names,) if isinstance(names, str) else tuple(names or ())
-
-
-def _aval(leaf):
-    """A leaf as the executor takes it, as a jax.ShapeDtypeStruct (with its sharding
-    where it has one): a typed PRNG key as its key data (uint32, one more dim)."""
-    import jax
-    import numpy as np
-
-    if isinstance(leaf, (jax.ShapeDtypeStruct, jax.Array)) and not isinstance(
-            leaf, jax.core.Tracer):
-        sharding = getattr(leaf, "sharding", None)
-        if not isinstance(sharding, jax.sharding.NamedSharding):
-            sharding = None  # (an array on one device moves where the program runs)
-        if key_impl(leaf.dtype) is not None:
-            data = jax.eval_shape(jax.random.key_data, jax.ShapeDtypeStruct(leaf.shape,
-                                                                            leaf.dtype))
-            return jax.ShapeDtypeStruct(data.shape, data.dtype, sharding=sharding)
-        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=sharding)
-    array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
-    return jax.ShapeDtypeStruct(array.shape, array.dtype)
 
 
 def _result_memory_kinds(lowered) -> tuple:
@@ -611,6 +567,16 @@ def _execute(run, leaves, program):
         leaves = list(leaves)
         for i in program.in_keys:
             leaves[i] = jax.random.key_data(leaves[i])
+    if program.place_donated:
+        # JAX aliases a donated argument with a result of the same per-device shape,
+        # which it reads off the argument's sharding; an uncommitted one has none yet,
+        # and XLA then lays it out as the program's first constraint says: another
+        # per-device shape than JAX assumed (XLA rejects the alias). Placed first.
+        leaves = list(leaves)
+        for i, sharding in program.place_donated:
+            x = leaves[i]
+            if isinstance(x, jax.Array) and not x.committed:
+                leaves[i] = jax.device_put(x, sharding)
     outputs = run(*leaves)
     if program.out_keys:
         outputs = [wrap_keys(x, impl) if impl is not None else x
@@ -618,30 +584,25 @@ def _execute(run, leaves, program):
     return jax.tree_util.tree_unflatten(program.out_tree, outputs)
 
 
-_TRANSFORMED = ("transformed",)  # a cache key part: see _abstract_key
-
-
-def _abstract_key(leaf, where: str = "an argument"):
-    """A leaf's part of the cache key: what decides its program (kind, shape, dtype,
-    sharding)."""
+def _placed_avals(leaves, place_donated) -> tuple:
+    """The executor's arguments as jax.ShapeDtypeStructs (compile() lowers it from
+    them), a donated uncommitted leaf with the sharding _execute places it on."""
     import jax
-    import numpy as np
 
-    if isinstance(leaf, jax.core.Tracer):
-        # Tracers of staging (an outer jax.jit, shard_map, a scan body) are arguments
-        # like any; those of a transformation (JVP, batching) make the call jax.jit's.
-        if not jaxlib_bridge.is_staging_tracer(leaf):
-            return _TRANSFORMED
-        aval = leaf.aval
-        return ("tracer", aval.shape, aval.dtype, str(getattr(aval, "sharding", "")))
-    if isinstance(leaf, jax.Array):
-        return (leaf.shape, leaf.dtype, leaf.sharding)
-    if isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex)):
-        array = np.asarray(leaf)
-        return ("host", array.shape, array.dtype)
-    if isinstance(leaf, jax.ShapeDtypeStruct):
-        return ("abstract", leaf.shape, leaf.dtype, leaf.sharding)
-    raise TypeError(f"shardpy.jit: {where} is a {type(leaf).__name__}, not an array; mark "
-                    f"the argument static with static_argnums")
+    avals = [leaf_aval(leaf) for leaf in leaves]
+    for i, sharding in place_donated:
+        if avals[i].sharding is None:
+            avals[i] = jax.ShapeDtypeStruct(avals[i].shape, avals[i].dtype, sharding=sharding)
+    return tuple(avals)
 
 
+def _donated_placements(donated, mesh, in_specs, padded) -> tuple:
+    """(leaf, NamedSharding) for each donated leaf of a program on a mesh: its layout
+    in the per-device program (not for a leaf padded to an even shape first)."""
+    import jax
+
+    if mesh is None:
+        return ()
+    pad_in = padded[0]
+    return tuple((i, jax.sharding.NamedSharding(mesh, in_specs[i])) for i in donated
+                 if not (i < len(pad_in) and pad_in[i] is not None))

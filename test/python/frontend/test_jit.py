@@ -118,6 +118,30 @@ def test_static_and_donated_arguments(mesh):
     np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-5, atol=1e-4)
 
 
+
+def test_donated_uncommitted_arguments(mesh):
+    """Donated arrays made on the default device (optax's adafactor state comes out of
+    tx.init so) that the program shards: JAX aliases each with a result of the same
+    per-device shape, read off the argument's sharding, so they are placed first (they
+    were aliased as whole arrays with a replicated result: XLA rejected the sizes), at
+    a call and at compile()."""
+    w = jax.device_put(jnp.arange(64.0), named(mesh, ("data", "model")))
+    r = jax.device_put(jnp.arange(64.0), named(mesh))
+
+    def f(w, r, a, b):
+        return a + w, b + r  # a sharded like w, b replicated like r
+
+    def fresh():
+        return jnp.ones(64), jnp.ones(64)  # uncommitted
+
+    expected = jax.jit(f, donate_argnums=(2, 3))(w, r, *fresh())
+    g = shardpy.jit(f, donate_argnums=(2, 3))
+    compiled = g.lower(w, r, *fresh()).compile()
+    for out in (g(w, r, *fresh()), compiled(w, r, *fresh())):
+        for ours, theirs in zip(out, expected):
+            np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+            assert ours.sharding == theirs.sharding
+
 def test_lower_exposes_both_modules_and_the_report(mesh):
     x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
     lowered = shardpy.jit(mlp, out_shardings=named(mesh, "data", None)).lower(x, w1, w2)

@@ -1,0 +1,85 @@
+"""How shardpy.jit reads a call's arguments: each leaf's part of the cache key (what
+decides its program), a leaf as the executor takes it, argument numbers and names as
+jax.jit takes them, and a leaf's path as the user wrote it (for errors)."""
+from __future__ import annotations
+
+from ..ir import jaxlib_bridge
+from .boundary import key_impl
+
+
+def signature_of(fun):
+    import inspect
+
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def int_tuple(value) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def path_name(index: int | None, path) -> str:
+    """A dynamic leaf's path as the user wrote it: args[i]... or, for a keyword-only
+    argument (index None), kwargs['name']...."""
+    import jax
+
+    rest = path[1:] if path else ()
+    head = f"args[{index}]" if index is not None else "kwargs"
+    return head + jax.tree_util.keystr(tuple(rest))
+
+
+def name_tuple(names) -> tuple[str, ...]:
+    return (names,) if isinstance(names, str) else tuple(names or ())
+
+
+def leaf_aval(leaf):
+    """A leaf as the executor takes it, as a jax.ShapeDtypeStruct (with its sharding
+    where it has one): a typed PRNG key as its key data (uint32, one more dim)."""
+    import jax
+    import numpy as np
+
+    if isinstance(leaf, (jax.ShapeDtypeStruct, jax.Array)) and not isinstance(
+            leaf, jax.core.Tracer):
+        sharding = getattr(leaf, "sharding", None)
+        if not isinstance(sharding, jax.sharding.NamedSharding):
+            sharding = None  # (an array on one device moves where the program runs)
+        if key_impl(leaf.dtype) is not None:
+            data = jax.eval_shape(jax.random.key_data, jax.ShapeDtypeStruct(leaf.shape,
+                                                                            leaf.dtype))
+            return jax.ShapeDtypeStruct(data.shape, data.dtype, sharding=sharding)
+        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=sharding)
+    array = np.asarray(leaf) if not isinstance(leaf, jax.core.Tracer) else leaf
+    return jax.ShapeDtypeStruct(array.shape, array.dtype)
+
+
+TRANSFORMED = ("transformed",)  # a cache key part: see abstract_key
+
+
+def abstract_key(leaf, where: str = "an argument"):
+    """A leaf's part of the cache key: what decides its program (kind, shape, dtype,
+    sharding)."""
+    import jax
+    import numpy as np
+
+    if isinstance(leaf, jax.core.Tracer):
+        # Tracers of staging (an outer jax.jit, shard_map, a scan body) are arguments
+        # like any; those of a transformation (JVP, batching) make the call jax.jit's.
+        if not jaxlib_bridge.is_staging_tracer(leaf):
+            return TRANSFORMED
+        aval = leaf.aval
+        return ("tracer", aval.shape, aval.dtype, str(getattr(aval, "sharding", "")))
+    if isinstance(leaf, jax.Array):
+        return (leaf.shape, leaf.dtype, leaf.sharding)
+    if isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex)):
+        array = np.asarray(leaf)
+        return ("host", array.shape, array.dtype)
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return ("abstract", leaf.shape, leaf.dtype, leaf.sharding)
+    raise TypeError(f"shardpy.jit: {where} is a {type(leaf).__name__}, not an array; mark "
+                    f"the argument static with static_argnums")
