@@ -94,9 +94,11 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
         tensors.append(t)
     io = op_io(op, memo)
     num_operands = len(io[0])
-    # Two candidate placements of the factors: keep the results where they are, or
-    # keep the operands where they are (e.g. a sharded contraction reduce-scattered
-    # into place instead of moving both operands); the faster one (rank).
+    # Candidate placements of the factors: keep the results where they are (their
+    # factors first, or the factors their layout shards first: a weight gradient whose
+    # input arrives sharded like the weight's other dim), or keep the operands where
+    # they are (e.g. a sharded contraction reduce-scattered into place instead of
+    # moving both operands); the faster one (rank).
     # Windowed factors (permutations: padded, sliced, reversed, windowed dims) may
     # stay sharded where the op's lowering exchanges what shards need between
     # devices (LOCAL_OPS' `exchange`: the bytes its collective_permutes move, each
@@ -112,7 +114,8 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     shapes = io[2]
     best = None
     bases = []
-    reductions = [("results", combine is not None), ("operands", combine is not None)]
+    reductions = [("results", combine is not None), ("result-layout", combine is not None),
+                  ("operands", combine is not None)]
     if combine is not None and entry.whole_too:
         reductions.append(("results", False))  # reduction factors whole
     padding = entry is not None and entry.padding is not None
@@ -124,6 +127,7 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     # same key again, and ties keep the first.
     ranked = set()
     for whole in options:
+        by_results = None
         for prefer, reduction_ok in reductions:
             # prefer="operands" reads only the operands' factor shardings.
             key = ("axes", id(op), id(rule), sizes, prefer, reduction_ok, whole, tuple(map(
@@ -133,6 +137,10 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
                 factor_axes = memo.keep(key, op, choose_factor_axes(
                     rule, tensors, num_operands, sizes, reduction_ok, whole, prefer, shapes,
                     uneven))
+            if prefer == "results":
+                by_results = factor_axes
+            elif prefer == "result-layout" and factor_axes == by_results:
+                continue  # (most ops: the same placement, nothing more to weigh)
             if combine == "select-pair":
                 factor_axes = _one_ordered_reduction(rule, factor_axes, sizes)
             if whole is options[-1]:
@@ -339,8 +347,10 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     """One list of axes per factor, no axis twice, sizes dividing (except factors
     `uneven` allows: padded shards, see shardpy.lowering.padding), compound dims expressible.
     prefer="results": a factor takes the results' sharding, else the most sharded
-    operand's, result factors first; prefer="operands": operands' shardings only, the
-    most sharded factors first. Factors in `whole` (default: permutation factors) and
+    operand's, result factors first; prefer="result-layout": the same, the factors the
+    results shard placed first (so a factor the results leave whole cannot take an axis
+    their layout uses); prefer="operands": operands' shardings only, the most sharded
+    factors first. Factors in `whole` (default: permutation factors) and
     need-replication factors stay unsharded. With `shapes` (operands then results), a
     factor major in a dim must also divide that dim (a permutation factor can be sized
     unlike some of its dims: a pad's result, a concatenate's operands)."""
@@ -361,6 +371,7 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
         return best
 
     candidates: list[list[AxisRef]] = [[] for _ in range(n)]
+    from_results = [False] * n  # the axes are the results' own (not an operand's)
     for f in range(n):
         if prefer == "operands":
             candidates[f] = most_sharded(tensors[:num_operands])
@@ -369,11 +380,16 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
             fs = t.factors.get(f) if t is not None else None
             if fs is not None and (fs.axes or fs.overflow):
                 candidates[f] = list(fs.axes)
+                from_results[f] = True
                 break
         else:
             candidates[f] = most_sharded(tensors[:num_operands])
     if prefer == "operands":
         order = sorted(range(n), key=lambda f: (-aa.axes_size(candidates[f], sizes), f))
+    elif prefer == "result-layout":
+        # The factors the results shard first: a result factor the results leave whole
+        # takes an operand's axis only where the results' own layout does not use it.
+        order = sorted(range(n), key=lambda f: (not in_results[f], not from_results[f], f))
     else:
         order = sorted(range(n), key=lambda f: (not in_results[f], f))
     chosen: list[list[AxisRef]] = [[] for _ in range(n)]

@@ -49,22 +49,24 @@ def test_candidates_move_axes_and_add_unused_ones():
     assert len(found) == 4 and layouts(found)[0] == [["a"], [], []]
 
 
-# Four weights and a batch, FSDP-style; the first two ops (shared with CALL below).
+# Four weights and a batch, FSDP-style; the first two ops (shared with CALL below). 512
+# rows: with a small batch (32) insert-reshards' own plans for propagation's shardings
+# move less than gathering the weights, and nothing is worth changing.
 HEAD = """
 sdy.mesh @mesh = <["data"=4]>
-func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
+func.func public @main(%arg0: tensor<512x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
                        %arg1: tensor<64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>},
                        %arg2: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
                        %arg3: tensor<256x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"data"}]>})
-    -> tensor<32x64xf32> {
-  %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<64xf32>) -> tensor<32x64xf32>
-  %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
+    -> tensor<512x64xf32> {
+  %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<64xf32>) -> tensor<512x64xf32>
+  %1 = stablehlo.add %0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<512x64xf32>
 """
 
-FSDP = HEAD + """  %2 = stablehlo.dot_general %1, %arg2, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
-  %3 = stablehlo.tanh %2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x256xf32>
-  %4 = stablehlo.dot_general %3, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x256xf32>, tensor<256x64xf32>) -> tensor<32x64xf32>
-  return %4 : tensor<32x64xf32>
+FSDP = HEAD + """  %2 = stablehlo.dot_general %1, %arg2, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x64xf32>, tensor<64x256xf32>) -> tensor<512x256xf32>
+  %3 = stablehlo.tanh %2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<512x256xf32>
+  %4 = stablehlo.dot_general %3, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x256xf32>, tensor<256x64xf32>) -> tensor<512x64xf32>
+  return %4 : tensor<512x64xf32>
 }
 """
 
@@ -109,7 +111,7 @@ def test_nothing_to_gain_keeps_propagation(ctx):
 # The FSDP program batch-sharded, with a row count the axis does not divide (6 rows on
 # 4 devices): propagation's sharding of the activations is uneven (padded), the other
 # candidate (the axis on dim 1) even.
-UNEVEN = FSDP.replace('[{}, {"data"}]>]>', '[{"data"}, {}]>]>').replace("tensor<32x",
+UNEVEN = FSDP.replace('[{}, {"data"}]>]>', '[{"data"}, {}]>]>').replace("tensor<512x",
                                                                         "tensor<6x")
 
 
@@ -144,24 +146,24 @@ def test_fused_elementwise_ops_of_one_group_are_not_costed(ctx, monkeypatch, tex
 
 LOOP = """
 sdy.mesh @mesh = <["data"=4]>
-func.func public @main(%arg0: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
-                       %arg1: tensor<64x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<32x64xf32> {
-  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
+func.func public @main(%arg0: tensor<512x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>},
+                       %arg1: tensor<64x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<512x64xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x64xf32>, tensor<64x64xf32>) -> tensor<512x64xf32>
   %c = stablehlo.constant dense<0> : tensor<i32>
-  %1:2 = stablehlo.while(%iterArg = %0, %i = %c) : tensor<32x64xf32>, tensor<i32>
+  %1:2 = stablehlo.while(%iterArg = %0, %i = %c) : tensor<512x64xf32>, tensor<i32>
    attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>, <@mesh, []>]>}
    cond {
     %c3 = stablehlo.constant dense<3> : tensor<i32>
     %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %p : tensor<i1>
   } do {
-    %t = stablehlo.dot_general %iterArg, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
-    %u = stablehlo.tanh %t {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x64xf32>
+    %t = stablehlo.dot_general %iterArg, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x64xf32>, tensor<64x64xf32>) -> tensor<512x64xf32>
+    %u = stablehlo.tanh %t {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<512x64xf32>
     %c1 = stablehlo.constant dense<1> : tensor<i32>
     %n = stablehlo.add %i, %c1 : tensor<i32>
-    stablehlo.return %u, %n : tensor<32x64xf32>, tensor<i32>
+    stablehlo.return %u, %n : tensor<512x64xf32>, tensor<i32>
   }
-  return %1#0 : tensor<32x64xf32>
+  return %1#0 : tensor<512x64xf32>
 }
 """
 
@@ -182,14 +184,14 @@ def test_loop_carries_move_with_the_body(ctx):
         assert [[a.name for a in d.axes] for d in state.of(value).dims] == [["data"], []]
 
 
-CALL = HEAD + """  %2 = call @_layer(%1, %arg2) : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
-  %3 = stablehlo.dot_general %2, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x256xf32>, tensor<256x64xf32>) -> tensor<32x64xf32>
-  return %3 : tensor<32x64xf32>
+CALL = HEAD + """  %2 = call @_layer(%1, %arg2) : (tensor<512x64xf32>, tensor<64x256xf32>) -> tensor<512x256xf32>
+  %3 = stablehlo.dot_general %2, %arg3, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x256xf32>, tensor<256x64xf32>) -> tensor<512x64xf32>
+  return %3 : tensor<512x64xf32>
 }
-func.func private @_layer(%x: tensor<32x64xf32>, %w: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<32x256xf32> {
-  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<32x64xf32>, tensor<64x256xf32>) -> tensor<32x256xf32>
-  %1 = stablehlo.tanh %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<32x256xf32>
-  return %1 : tensor<32x256xf32>
+func.func private @_layer(%x: tensor<512x64xf32>, %w: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> tensor<512x256xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : (tensor<512x64xf32>, tensor<64x256xf32>) -> tensor<512x256xf32>
+  %1 = stablehlo.tanh %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"data"}]>]>} : tensor<512x256xf32>
+  return %1 : tensor<512x256xf32>
 }
 """
 
@@ -200,8 +202,8 @@ def test_a_function_called_once_is_chosen_with_its_caller(ctx):
     like any value, with the call's operands and the callee's return as boundaries:
     here the unannotated activation argument (a whole value, gathered at the call)
     moves to the batch with the ops around it. The callee's result is written as the
-    call's result is (whole: gathering the [32, 256] activation once is cheaper than
-    gathering the [256, 64] weight for a batch-sharded last dot)."""
+    call's result is (batch-sharded: at 512 rows the [256, 64] weight gathered for the
+    last dot costs less than gathering the [512, 256] activation)."""
     module, report = choose(CALL, ctx)
     assert report["changed_values"] > 0
     state = ShardingState(module.operation)
