@@ -17,13 +17,17 @@ after:
     %0:3 = call @shardpy_batch_norm_training_0(%x, %scale, %offset) : ...
     func.func private @shardpy_batch_norm_training_0(%x: tensor<8x4xf32>, ...) {
       %sum = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0]
-      ...   mean = sum / n, var = sum(x * x) / n - mean * mean,
-      ...   y = (x - mean) * (scale * rsqrt(var + epsilon)) + offset
+      ...   mean = sum / n, c = x - mean, var = sum(c * c) / n,
+      ...   y = c * (scale * rsqrt(var + epsilon)) + offset
     }
 
-bf16 and f16 (and f8) batch norms are written out in f32 between converts, as XLA:CPU
-computes them on one device: in the op's own type, E[x * x] - mean * mean over partial
-sums rounded to 8 bits cancels (_WIDENED).
+The variance is summed around the mean (two passes, two all_reduces one after the
+other), not as E[x * x] - mean * mean (XLA's expander: one pass): where the mean is
+large against the spread, that difference cancels in f32 once sums are split across
+devices (fuzz seed 9990121: a batch_norm_grad 24x further from float64 than the
+one-device program). bf16 and f16 (and f8) batch norms are written out in f32 between
+converts, as XLA:CPU computes them on one device: in the op's own type the sums, rounded
+to 8 bits for the all_reduce, lose the rest (_WIDENED).
 
 batch_norm_grad, with c = x - mean and r = rsqrt(var + epsilon), per feature:
 grad_offset = sum(dy), grad_scale = sum(dy * c) * r, and
@@ -72,9 +76,9 @@ def expand_batch_norms(module: ir.Operation, ops: list[ir.Operation]) -> None:
         op.erase()
 
 
-# Element types whose batch statistics are computed in f32: a bf16 E[x*x] - mean*mean
-# cancels to a negative variance (NaN through rsqrt) once each device's partial sums are
-# rounded to 8 bits for the all_reduce (fuzz seed 6428 with bf16: a whole feature NaN
+# Element types whose batch statistics are computed in f32: in bf16, each device's
+# partial sums are rounded to 8 bits for the all_reduce (fuzz seed 6428 with bf16: the
+# one-pass E[x*x] - mean*mean then cancelled to a negative variance, a whole feature NaN
 # where the one-device program, which XLA:CPU computes in f32, is finite; XLA's own
 # partitioner gives the NaN too). The all_reduces then carry f32 per-feature sums: a
 # few bytes more, the one-device program's accuracy.
@@ -135,17 +139,16 @@ def _function_text(op: ir.Operation, name: str) -> str:
                                [("y", full), ("mean", vec), ("var", vec)])
         return (head + constants
                 + reduce("x", "sum")
-                + f"  %sq = stablehlo.multiply %x, %x : {full}\n"
-                + reduce("sq", "sumsq")
                 + f"  %mean = stablehlo.divide %sum, %n : {vec}\n"
-                + f"  %meansq = stablehlo.divide %sumsq, %n : {vec}\n"
-                + f"  %m2 = stablehlo.multiply %mean, %mean : {vec}\n"
-                + f"  %var = stablehlo.subtract %meansq, %m2 : {vec}\n"
+                + bcast("mean", "mean_b")
+                + f"  %c = stablehlo.subtract %x, %mean_b : {full}\n"
+                + f"  %sq = stablehlo.multiply %c, %c : {full}\n"
+                + reduce("sq", "sumsq")
+                + f"  %var = stablehlo.divide %sumsq, %n : {vec}\n"
                 + f"  %ve = stablehlo.add %var, %eps : {vec}\n"
                 + f"  %r = stablehlo.rsqrt %ve : {vec}\n"
                 + f"  %f = stablehlo.multiply %scale, %r : {vec}\n"
-                + bcast("mean", "mean_b") + bcast("f", "f_b") + bcast("offset", "offset_b")
-                + f"  %c = stablehlo.subtract %x, %mean_b : {full}\n"
+                + bcast("f", "f_b") + bcast("offset", "offset_b")
                 + f"  %y0 = stablehlo.multiply %c, %f_b : {full}\n"
                 + f"  %y = stablehlo.add %y0, %offset_b : {full}\n"
                 + tail)
