@@ -12,7 +12,9 @@ cross-entropy with integer labels over a mean-pooled head.
 """
 from __future__ import annotations
 
+import optax
 from common import ModelProgram  # bench/models/ is on sys.path (run.py puts it there)
+from train import annotated_specs, build_train
 
 IMAGE, PATCH, CHANNELS = 32, 4, 3
 D, HEADS, HIDDEN, LAYERS, CLASSES, BATCH = 256, 8, 1024, 2, 10, 32
@@ -64,35 +66,25 @@ def _vit_class():
     return ViT
 
 
+def _loss(model, batch):
+    logits = model(batch["images"])
+    return optax.softmax_cross_entropy_with_integer_labels(logits, batch["labels"]).mean()
+
+
 def build_vit_dp_tp(mesh):
     import jax
     import numpy as np
-    import optax
     from flax import nnx
-    from jax.sharding import NamedSharding, PartitionSpec as P
+    from jax.sharding import PartitionSpec as P
 
     with jax.set_mesh(mesh):  # nnx creates the parameters with their metadata's shardings
         model = _vit_class()(nnx.Rngs(0))
-        graphdef, params = nnx.split(model, nnx.Param)
-        tx = optax.adamw(1e-3, weight_decay=1e-2)
-        opt_state = tx.init(params)
-
     rng = np.random.default_rng(0)
-    batch = NamedSharding(mesh, P("data"))
-    images = jax.device_put(
-        rng.standard_normal((BATCH, IMAGE, IMAGE, CHANNELS), np.float32), batch)
-    labels = jax.device_put(rng.integers(0, CLASSES, (BATCH,), np.int32), batch)
-
-    def train_step(params, opt_state, images, labels):
-        def loss_fn(params):
-            logits = nnx.merge(graphdef, params)(images)
-            return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
-
-        loss, grads = jax.value_and_grad(loss_fn)(params)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, loss
-
-    return train_step, (params, opt_state, images, labels)
+    batch = {"images": rng.standard_normal((BATCH, IMAGE, IMAGE, CHANNELS), np.float32),
+             "labels": rng.integers(0, CLASSES, (BATCH,), np.int32)}
+    return build_train(model, mesh, annotated_specs, _loss, batch,
+                       {"images": P("data"), "labels": P("data")},
+                       tx=optax.adamw(1e-3, weight_decay=1e-2))
 
 
 PROGRAMS = [
