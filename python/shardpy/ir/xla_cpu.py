@@ -6,11 +6,15 @@ platform-neutral:
                                     XLA cannot fold (its compile time)
   cpu_fft_layouts.fft_layouts_pinned  every fft's operand and result in the default
                                     layout, which XLA:CPU's fft thunk needs
+  cpu_collective_dims.collectives_on_dim0  all_gathers and reduce_scatters along a minor
+                                    dim moved to dim 0 (XLA:CPU's are several times
+                                    slower along minor dims)
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
+from .cpu_collective_dims import collectives_on_dim0
 from .cpu_fft_layouts import fft_layouts_pinned
 from .cpu_slices import offsets_through_case
 
@@ -18,3 +22,4 @@ from .cpu_slices import offsets_through_case
 def prepare_for_xla_cpu(module: ir.Operation) -> None:
     offsets_through_case(module)
     fft_layouts_pinned(module)
+    collectives_on_dim0(module)

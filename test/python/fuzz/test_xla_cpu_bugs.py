@@ -6,6 +6,8 @@ these fails, a jaxlib fixed it and the feature may draw the case again.
                                             (nans.XLA_CPU_NAN_LIMIT)
   exp(tanh(max)) of a NaN put in by where   mixed.py skips values nans.py made (and
   returns garbage                           copies of them: fuzz_text.Value.nan)
+  bf16 x bf16 = f32 dot of a transposed     ir/cpu_collective_dims.py moves no collective
+  unfused operand is refused                to dim 0 in a module with such a dot
 """
 from __future__ import annotations
 
@@ -58,4 +60,34 @@ def f(a):
     return jnp.exp(jnp.tanh(jnp.max(x, axis=1)))
 a = np.random.default_rng(0).standard_normal((1, 32, 8)).astype(np.float32)
 print(bool(np.isnan(np.asarray(jax.jit(f)(a))).all()))
+"""
+
+
+def test_xla_cpu_refuses_a_widening_bf16_dot_of_a_transposed_operand():
+    """A bf16 x bf16 = f32 dot whose operand is a transpose of an unfused value (here an
+    optimization barrier; in a per-device module a collective) fails at run time with
+    "Unsupported element type for DotThunk::Execute: BF16 x BF16 = F32" (fuzz seed 1169
+    with the transposes ir/cpu_collective_dims.py puts around a minor-dim all_gather).
+    A bf16 result, f16 operands, or no transpose run."""
+    assert _run(WIDENING_BF16_DOT) == "False True True True"
+
+
+WIDENING_BF16_DOT = """
+def dot(a, b, t):
+    return jax.lax.dot_general(a, b, (((1,), (1,)), ((), ())), preferred_element_type=t)
+def transposed(x, t):
+    x = jnp.transpose(jax.lax.optimization_barrier(jnp.transpose(x))).astype(t)
+    return x
+cases = [lambda x: dot(transposed(x, jnp.bfloat16), x.astype(jnp.bfloat16), jnp.float32),
+         lambda x: dot(transposed(x, jnp.bfloat16), x.astype(jnp.bfloat16), jnp.bfloat16),
+         lambda x: dot(transposed(x, jnp.float16), x.astype(jnp.float16), jnp.float32),
+         lambda x: dot(x.astype(jnp.bfloat16), x.astype(jnp.bfloat16), jnp.float32)]
+x = jnp.arange(48, dtype=jnp.float32).reshape(6, 8) / 48
+for f in cases:
+    try:
+        np.asarray(jax.jit(f)(x))
+        print(True, end=" ")
+    except Exception as e:
+        assert "DotThunk" in str(e), e
+        print(False, end=" ")
 """
