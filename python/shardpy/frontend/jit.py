@@ -18,11 +18,13 @@ beside it for later processes (partition_cache.py).
 """
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..ir import jaxlib_bridge
+from ..ir.shard_map_executor import shard_map_executor
 from ..ir.callbacks import CUSTOM_PARTITIONING
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
@@ -198,6 +200,20 @@ class _Program:
     # (kept leaf, NamedSharding) per donated leaf: where it is placed when it arrives
     # uncommitted (see _execute).
     place_donated: tuple = ()
+    # The executor for calls traced into a caller's jit (made on the first such call):
+    # its per-device module is prepared for XLA:CPU without seeing the caller's code.
+    make_executor: Callable | None = None
+    _traced_executor: Callable | None = None
+
+    def executor_for(self, leaves) -> Callable:
+        import jax
+
+        if self.make_executor is None or not any(isinstance(x, jax.core.Tracer)
+                                                 for x in leaves):
+            return self.executor
+        if self._traced_executor is None:
+            self._traced_executor = self.make_executor(standalone=False)
+        return self._traced_executor
 
 
 class Jitted:
@@ -235,7 +251,7 @@ class Jitted:
             # the rest; eagerly, XLA does). shardpy.jit(jax.grad(f)) partitions the
             # gradient itself.
             return self._as_jax_jit()(*args, **kw)
-        return _execute(program.executor, leaves, program)
+        return _execute(program.executor_for(leaves), leaves, program)
 
     def _as_jax_jit(self):
         import jax
@@ -432,11 +448,13 @@ class Jitted:
             position = {leaf: k for k, leaf in enumerate(kept)}
             donated = tuple(position[i] for i in donated if i in position)
             leaves = [leaves[i] for i in kept]
-        executor = jaxlib_bridge.shard_map_executor(
+        make_executor = functools.partial(
+            shard_map_executor,
             per_device, exec_mesh, exec_in, exec_out, local_outs, donate=donated, padded=padded,
             host_callbacks=_host_callbacks(lowered),
             out_memory_kinds=_result_memory_kinds(lowered), ordered_effects=ordered,
             out_named=out_named)
+        executor = make_executor()
         place_donated = _donated_placements(donated, exec_mesh, exec_in, padded)
         out_key_impls = tuple(key_impl(info.dtype)
                               for info in jax.tree_util.tree_leaves(lowered.out_info))
@@ -449,7 +467,7 @@ class Jitted:
                            in_keys=tuple(i for i, leaf in enumerate(leaves)
                                          if key_impl(getattr(leaf, "dtype", None))),
                            out_keys=any(impl is not None for impl in out_key_impls),
-                           place_donated=place_donated)
+                           place_donated=place_donated, make_executor=make_executor)
         program.lowered._program = program
         return program
 

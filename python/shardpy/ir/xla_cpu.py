@@ -19,7 +19,10 @@ from .cpu_fft_layouts import fft_layouts_pinned
 from .cpu_slices import offsets_through_case
 
 
-def prepare_for_xla_cpu(module: ir.Operation) -> None:
+def prepare_for_xla_cpu(module: ir.Operation, move_collectives: bool = True) -> None:
+    """`move_collectives=False` where the module's results meet code it does not hold
+    (a caller's jit, whose bf16 dots collectives_on_dim0 cannot look for)."""
     offsets_through_case(module)
     fft_layouts_pinned(module)
-    collectives_on_dim0(module)
+    if move_collectives:
+        collectives_on_dim0(module)

@@ -65,6 +65,29 @@ def test_nested_in_an_outer_jit_with_other_ops(mesh):
     np.testing.assert_allclose(float(outer(x, w1, w2)), float(reference), rtol=1e-5)
 
 
+def test_nested_in_an_outer_jit_whose_bf16_dot_reads_a_gathered_result(mesh):
+    """The inner program all_gathers x along its last dim; on CPU a standalone
+    executor moves that to dim 0 (ir/cpu_collective_dims.py), but inside a caller's
+    jit the result meets a bf16 x bf16 = f32 dot the module cannot see, which XLA:CPU
+    then refuses ("Unsupported element type for DotThunk::Execute"): traced calls get
+    an executor that leaves the collectives as they are."""
+    x = jax.device_put(jnp.ones((64, 128), jnp.bfloat16), named(mesh, "data", "model"))
+    w = jax.device_put(jnp.ones((128, 32), jnp.bfloat16), named(mesh))
+
+    def gathered(x):
+        return jax.lax.with_sharding_constraint(jnp.tanh(x), named(mesh, "data", None))
+
+    def outer_of(inner):
+        return jax.jit(lambda x, w: jax.lax.dot_general(
+            inner(x), w, (((1,), (0,)), ((), ())), preferred_element_type=jnp.float32))
+
+    given = named(mesh, "data", "model")
+    inner, theirs = (jit(gathered, in_shardings=given) for jit in (shardpy.jit, jax.jit))
+    ours = outer_of(inner)(x, w)
+    np.testing.assert_array_equal(np.asarray(ours), np.asarray(outer_of(theirs)(x, w)))
+    assert inner(x).sharding == theirs(x).sharding  # and called on arrays
+
+
 def test_value_and_grad_is_partitioned_whole(mesh):
     x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
 
