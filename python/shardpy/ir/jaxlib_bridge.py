@@ -20,7 +20,7 @@ from typing import Sequence
 
 from jaxlib.mlir import ir, passmanager  # noqa: F401  (re-exported for callers)
 from jaxlib.mlir.dialects import chlo, func, mhlo, sdy, stablehlo  # noqa: F401
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext, _mlir
 
 from . import callbacks
 
@@ -39,7 +39,29 @@ def make_context() -> ir.Context:
     chlo.register_dialect(context)
     mhlo.register_mhlo_dialect(context)
     register_native_passes()
+    register_dense_elements_caster()
     return context
+
+
+@functools.cache
+def register_dense_elements_caster() -> None:
+    """Reading a dense constant of complex elements (`op.attributes["value"]`) raises in
+    jaxlib's bindings ("Can't cast unknown element type DenseTypedElementsAttr"; through
+    a NamedAttribute it aborts the process): their downcast knows integers and floats
+    only. This one gives those the same classes and anything else the generic
+    DenseElementsAttr. Process-wide, as the bindings' casters are."""
+    with ir.Context():
+        typeid = ir.Attribute.parse("dense<0> : tensor<i32>").typeid
+    _mlir.register_type_caster(typeid, replace=True)(_dense_elements)
+
+
+def _dense_elements(attr: ir.Attribute) -> ir.Attribute:
+    element = ir.ShapedType(attr.type).element_type
+    if isinstance(element, (ir.IntegerType, ir.IndexType)):
+        return ir.DenseIntElementsAttr(attr)
+    if isinstance(element, ir.FloatType):
+        return ir.DenseFPElementsAttr(attr)
+    return ir.DenseElementsAttr(attr)
 
 
 @functools.cache

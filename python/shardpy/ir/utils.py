@@ -150,6 +150,27 @@ def zeros(value_type: ir.RankedTensorType) -> ir.Value:
         value_type, zero_attr(element))).result
 
 
+def complex_splat(attr: ir.Attribute) -> complex | None:
+    """The number a splat of complex elements holds (numpy reads such an attribute as
+    an object array of the attribute itself), else None."""
+    dense = ir.DenseElementsAttr(attr)
+    if not dense.is_splat:
+        return None
+    parts = dense.get_splat_value()  # an ArrayAttr [real, imag]
+    if not (isinstance(parts, ir.ArrayAttr) and len(parts) == 2
+            and all(isinstance(p, ir.FloatAttr) for p in parts)):
+        return None
+    return complex(ir.FloatAttr(parts[0]).value, ir.FloatAttr(parts[1]).value)
+
+
+def complex_scalar_attr(element_type: ir.Type, number) -> ir.Attribute:
+    """A tensor<complex<...>> attribute holding `number`."""
+    width = ir.FloatType(ir.ComplexType(element_type).element_type).width
+    return ir.DenseElementsAttr.get(
+        np.array(number, np.complex64 if width == 32 else np.complex128),
+        type=ir.RankedTensorType.get([], element_type))
+
+
 def const_i32(value: int) -> ir.Value:
     return stablehlo.ConstantOp(ir.DenseElementsAttr.get(np.array(value, dtype=np.int32))).result
 

@@ -41,7 +41,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from ..sharding.device_groups import replica_groups
-from ..ir.utils import const_i32, zeros
+from ..ir.utils import complex_scalar_attr, complex_splat, const_i32, zeros
 from .reducers import through_reshapes
 
 
@@ -409,8 +409,11 @@ def constant_scalar(value: ir.Value):
     value = through_reshapes(value)
     if not isinstance(value, ir.OpResult) or value.owner.operation.name != "stablehlo.constant":
         return None
+    attr = value.owner.operation.attributes["value"]
+    if isinstance(ir.ShapedType(attr.type).element_type, ir.ComplexType):
+        return complex_splat(attr)
     try:
-        array = np.array(ir.DenseElementsAttr(value.owner.operation.attributes["value"]))
+        array = np.array(ir.DenseElementsAttr(attr))
     except Exception:
         return None
     array = array.reshape(-1)
@@ -425,6 +428,8 @@ def is_zero(value: ir.Value) -> bool:
 def scalar_constant(element_type: ir.Type, number) -> ir.Value:
     """A tensor<element_type> constant holding `number`."""
     scalar = ir.RankedTensorType.get([], element_type)
+    if isinstance(element_type, ir.ComplexType):
+        return stablehlo.ConstantOp(complex_scalar_attr(element_type, number)).result
     if isinstance(element_type, ir.FloatType):
         attr = ir.FloatAttr.get(element_type, float(number))
     else:

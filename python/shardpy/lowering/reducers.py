@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from jaxlib.mlir import ir
 
+from ..ir.utils import complex_splat
+
 SUM_REDUCERS = frozenset({"stablehlo.add"})
 SELF_COMBINING_REDUCERS = frozenset({"stablehlo.maximum", "stablehlo.minimum",
                                      "stablehlo.multiply", "stablehlo.and",
@@ -220,7 +222,9 @@ def _holds_identity(attr: ir.Attribute, reducer: str, element_type: ir.Type) -> 
         return False
     if value.size != 1:
         return False
-    if value.dtype == object:  # no numpy buffer for the element type (bf16): the splat's
+    if isinstance(element_type, ir.ComplexType):
+        value = [complex_splat(attr)]
+    elif value.dtype == object:  # no numpy buffer for the element type (bf16): the splat's
         splat = ir.DenseElementsAttr(attr).get_splat_value()  # value as a Python float
         if not isinstance(splat, ir.FloatAttr):
             return False

@@ -7,6 +7,7 @@ import pytest
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import func
 
+from shardpy.ir.jaxlib_bridge import make_context
 from shardpy.ir.utils import zeros
 
 
@@ -52,3 +53,28 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
         assert sorted(op.name for op in readers) == ["stablehlo.bitcast_convert",
                                                      "stablehlo.negate"]
         assert chain_readers(old, old) == []
+
+
+def test_dense_constants_of_every_element_type_are_readable():
+    """jaxlib's own downcast raises on complex dense attributes (and aborts the process
+    through a NamedAttribute); make_context registers one that gives them the generic
+    class and integers and floats their usual ones."""
+    from shardpy.ir.utils import complex_scalar_attr, complex_splat
+
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.parse("""
+          func.func @f() -> (tensor<complex<f32>>, tensor<2xi32>, tensor<f32>, tensor<i1>) {
+            %c = stablehlo.constant dense<(1.5, -2.0)> : tensor<complex<f32>>
+            %i = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+            %f = stablehlo.constant dense<0.5> : tensor<f32>
+            %b = stablehlo.constant dense<true> : tensor<i1>
+            return %c, %i, %f, %b : tensor<complex<f32>>, tensor<2xi32>, tensor<f32>, tensor<i1>
+          }""")
+        ops = list(module.body.operations[0].regions[0].blocks[0].operations)[:4]
+        values = [op.attributes["value"] for op in ops]
+        assert [type(v) for v in values] == [ir.DenseElementsAttr, ir.DenseIntElementsAttr,
+                                            ir.DenseFPElementsAttr, ir.DenseIntElementsAttr]
+        assert type(ops[0].attributes[0].attr) is ir.DenseElementsAttr
+        assert complex_splat(values[0]) == 1.5 - 2j
+        made = complex_scalar_attr(ir.ComplexType.get(ir.F64Type.get()), 3 + 4j)
+        assert complex_splat(made) == 3 + 4j
