@@ -397,7 +397,7 @@ class Jitted:
         first = getattr(path[0], "idx", 0)
         return dynamic_positions[first] if first < len(dynamic_positions) else None
 
-    def _compile(self, args, kw) -> _Program:
+    def _compile(self, args, kw) -> _Program | None:
         import jax
 
         dynamic = self._dynamic(args, kw)
@@ -437,6 +437,11 @@ class Jitted:
         if not sharded:
             mesh = None
         elif mesh is None:
+            if any(map(jaxlib_bridge.is_staging_tracer, leaves)):
+                # Traced into a caller's jit with no sharded argument (the mesh is only
+                # in the function's own constraints): staged as jax.jit stages it, and
+                # partitioned with the caller's program.
+                return None
             raise ValueError("shardpy.jit: no mesh: give NamedShardings, sharded jax.Arrays, "
                              "or set one with jax.set_mesh")
         exec_mesh, exec_in, exec_out, out_named = mesh, in_specs, out_specs, None

@@ -88,6 +88,20 @@ def test_nested_in_an_outer_jit_whose_bf16_dot_reads_a_gathered_result(mesh):
     assert inner(x).sharding == theirs(x).sharding  # and called on arrays
 
 
+def test_nested_in_an_outer_jit_with_the_mesh_only_in_a_constraint(mesh):
+    """Traced into a caller's jit with no sharded argument (the mesh only in the
+    function's with_sharding_constraint): staged as jax.jit stages it, not "no mesh"."""
+    x = jax.device_put(jnp.ones((64, 128)), named(mesh, "data", "model"))
+
+    def inner(x):
+        return jax.lax.with_sharding_constraint(jnp.tanh(x), named(mesh, "data", None))
+
+    ours = jax.jit(lambda x: shardpy.jit(inner)(x) * 2)(x)
+    theirs = jax.jit(lambda x: jax.jit(inner)(x) * 2)(x)
+    np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+    assert ours.sharding == theirs.sharding
+
+
 def test_value_and_grad_is_partitioned_whole(mesh):
     x, w1, w2 = arrays(mesh, *LAYOUTS["megatron"])
 
