@@ -42,6 +42,7 @@ import linalg
 import mixed
 import nans
 import batch_norm
+import complex_reductions
 import groups
 import manual
 import mesh_aliases
@@ -212,6 +213,10 @@ class Features:
     # saying "replicated" on the empty mesh @empty = <[]>: mesh_aliases.py (its own RNG:
     # programs that do not draw it stay the same).
     mesh_aliases: bool = True
+    # A sum or a sum over windows (cumsum's form too) of an f32 value taken complex,
+    # read back as real + imag: complex_reductions.py (its own RNG: programs that do not
+    # draw it stay the same; none with Features.bf16).
+    complex_reductions: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,
@@ -820,6 +825,10 @@ class FuncBuilder(Issue6Ops):
         if self.gen.features.non_identity_init and rng.random() < 0.08:
             init = 1.0
             init_text = "1.000000e+00" if x.dtype == "f32" else "1"
+        real = None  # the f32 value a complex sum is of
+        if kind == "add" and init == 0.0 and x.dtype == "f32" and complex_reductions.draw(self):
+            real, x = x, complex_reductions.operand(self, x)
+            init_text = complex_reductions.ZERO
         c = self.fresh()
         self.emit(f"{c} = stablehlo.constant dense<{init_text}> : {ttype((), x.dtype)}")
         out = tuple(n for i, n in enumerate(x.shape) if i not in dims)
@@ -827,10 +836,12 @@ class FuncBuilder(Issue6Ops):
         self.emit(f"{ref} = stablehlo.reduce({x.ref} init: {c}) applies stablehlo.{kind} "
                   f"across dimensions = {int_list(dims)} : ({x.type}, {ttype((), x.dtype)}) "
                   f"-> {ttype(out, x.dtype)}")
-        self.use(x)
+        self.use(x if real is None else real)
         self.ops += 1
         n = math.prod(x.shape[d] for d in dims)
         mag = x.mag * n + abs(init) if kind == "add" else max(x.mag, abs(init))
+        if real is not None:
+            return self.add(complex_reductions.back_to_real(self, ref, out, mag))
         exact = x.exact and (kind != "add" or x.dtype == "i32")
         contracted = x.contracted if kind == "add" else frozenset()
         return self.add(Value(ref, out, x.dtype, mag, exact, contracted))

@@ -92,7 +92,7 @@ def _gradient(fb, rng, x: Value, g: Value, axis: str, in_complex: bool = False) 
     back as real + imag (the pool holds real values)."""
     fb.use(x, g)
     if in_complex:
-        x, g = _complex(fb, x), _complex(fb, g)
+        x, g = as_complex(fb, x), as_complex(fb, g)
     contracted = []
     for v in (x, g):
         ref = fb.fresh()
@@ -118,7 +118,7 @@ def _gradient(fb, rng, x: Value, g: Value, axis: str, in_complex: bool = False) 
     return value
 
 
-def _complex(fb, v: Value) -> Value:
+def as_complex(fb, v: Value) -> Value:
     """v + i sin(v), complex."""
     sine, ref = fb.fresh(), fb.fresh()
     fb.emit(f"{sine} = stablehlo.sine {v.ref} : {v.type}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import complex_reductions
 from fuzz_text import (MAX_ELEMS, Value, dense, fmt_float, infinity, int_list,
                        potrf_target, ttype)
 
@@ -496,6 +497,10 @@ class Issue6Ops:
             if x.dtype == "f32":
                 init_text = fmt_float(-1e30 if reducer == "maximum" else 1e30)
             mag = max(mag, abs(float(init_text)))
+        real = None  # the f32 value a complex sum is of
+        if reducer == "add" and x.dtype == "f32" and complex_reductions.draw(self):
+            real, x = x, complex_reductions.operand(self, x)
+            init_text, mag = complex_reductions.ZERO, x.mag * math.prod(w)
         init = self.fresh()
         st = ttype((), x.dtype)
         self.emit(f"{init} = stablehlo.constant dense<{init_text}> : {st}")
@@ -510,8 +515,10 @@ class Issue6Ops:
         for line in _body(reducer, x.dtype, [self.fresh() for _ in range(3)]):
             self.emit("  " + line)
         self.emit(f"}}) : ({x.type}, {st}) -> {ttype(out, x.dtype)}")
-        self.use(x)
+        self.use(x if real is None else real)
         self.ops += 1
+        if real is not None:
+            return self.add(complex_reductions.back_to_real(self, ref, out, mag))
         exact = x.exact and (reducer in ("maximum", "minimum") or x.dtype == "i32")
         return self.add(Value(ref, tuple(out), x.dtype, mag, exact))
 
