@@ -33,7 +33,17 @@ def numpy_dtype(element: ir.Type) -> np.dtype | None:
             return np.dtype(np.complex64)
         if inner == np.float64:
             return np.dtype(np.complex128)
-    return None
+    name = _ML_DTYPES.get(str(element))  # the 8-bit floats jax.numpy has
+    return np.dtype(getattr(ml_dtypes, name)) if name and hasattr(ml_dtypes, name) else None
+
+
+# MLIR spelling -> ml_dtypes name (jnp.float8_e4m3fn and friends are these dtypes). Not
+# the sub-byte ints and floats (int4...): XLA:CPU rejects a dot of such parameters in a
+# manual computation ("custom element sizes on non-sub-byte types"), jax's shard_map too.
+_ML_DTYPES = {"f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
+              "f8E4M3FNUZ": "float8_e4m3fnuz", "f8E5M2FNUZ": "float8_e5m2fnuz",
+              "f8E4M3B11FNUZ": "float8_e4m3b11fnuz", "f8E4M3": "float8_e4m3",
+              "f8E3M4": "float8_e3m4", "f8E8M0FNU": "float8_e8m0fnu"}
 
 
 def element_bytes(element: ir.Type) -> int:

@@ -41,8 +41,8 @@ def tensor_type(value_type: ir.Type, what: str, loc: ir.Location | None) -> Tens
         raise ShardpyError(f"{what} has dynamic shape {value_type}", loc)
     dtype = numpy_dtype(ranked.element_type)
     if dtype is None:
-        raise ShardpyError(f"{what} has element type {ranked.element_type}, which shardpy-run "
-                           f"cannot exchange with numpy", loc)
+        raise ShardpyError(f"{what} has element type {ranked.element_type}, which shardpy "
+                           f"cannot pass in or out of a program (no numpy dtype for it)", loc)
     return TensorType(tuple(ranked.shape), dtype, str(ranked.element_type))
 
 
