@@ -206,10 +206,8 @@ class _Program:
     _traced_executor: Callable | None = None
 
     def executor_for(self, leaves) -> Callable:
-        import jax
-
-        if self.make_executor is None or not any(isinstance(x, jax.core.Tracer)
-                                                 for x in leaves):
+        if self.make_executor is None or not any(map(jaxlib_bridge.is_staging_tracer,
+                                                     leaves)):
             return self.executor
         if self._traced_executor is None:
             self._traced_executor = self.make_executor(standalone=False)

@@ -7,6 +7,8 @@ import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
+from .types import numpy_dtype
+
 
 def collect_ops(root: ir.Operation) -> list[ir.Operation]:
     """Every op nested under `root` (not `root` itself), parents before children.
@@ -142,10 +144,8 @@ def zeros(value_type: ir.RankedTensorType) -> ir.Value:
     """A stablehlo.constant of zeros of `value_type` (integer, float or complex)."""
     element = value_type.element_type
     if isinstance(element, ir.ComplexType):  # (no scalar attribute for a complex zero)
-        width = ir.FloatType(ir.ComplexType(element).element_type).width
         return stablehlo.ConstantOp(ir.DenseElementsAttr.get(  # a 0-d array: a splat
-            np.zeros((), np.complex64 if width == 32 else np.complex128),
-            type=value_type)).result
+            np.zeros((), numpy_dtype(element)), type=value_type)).result
     return stablehlo.ConstantOp(ir.DenseElementsAttr.get_splat(
         value_type, zero_attr(element))).result
 
@@ -165,10 +165,8 @@ def complex_splat(attr: ir.Attribute) -> complex | None:
 
 def complex_scalar_attr(element_type: ir.Type, number) -> ir.Attribute:
     """A tensor<complex<...>> attribute holding `number`."""
-    width = ir.FloatType(ir.ComplexType(element_type).element_type).width
-    return ir.DenseElementsAttr.get(
-        np.array(number, np.complex64 if width == 32 else np.complex128),
-        type=ir.RankedTensorType.get([], element_type))
+    return ir.DenseElementsAttr.get(np.array(number, numpy_dtype(element_type)),
+                                    type=ir.RankedTensorType.get([], element_type))
 
 
 def const_i32(value: int) -> ir.Value:
