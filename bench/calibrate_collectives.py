@@ -22,6 +22,11 @@ above zero (host noise) is left out of the fit and named. Then
 `fit_latency_bandwidth` fits seconds = latency + cost-weighted bytes / bandwidth per
 (kind, n), the profile is written (default: the one shardpy ships for the platform,
 python/shardpy/sharding/profiles/<platform>.json) and a table printed.
+
+Compute rates follow, each with every device busy at once: elementwise bytes, matmul
+flops, sort comparisons (measure_compute) and a grid of convolution rates by output
+features x multiply-adds per output (measure_convolution). `--compute-only` measures
+only those, `--convolution-only` only the grid, into an existing profile.
 """
 from __future__ import annotations
 
@@ -177,6 +182,52 @@ def measure_compute(warmup: int, runs: int, baseline) -> tuple[float, float, flo
     return memory, flops, float(compares)
 
 
+CONVOLUTION_FEATURES = (1, 4, 16, 64, 256)  # output features; input features the same
+
+
+def measure_convolution(warmup: int, runs: int, baseline):
+    """ConvolutionRates: multiply-adds per second of one device while every device
+    convolves at once (f32, NCHW, a 3x3 "SAME" window, one image per device), on the
+    grid of output features by input features in CONVOLUTION_FEATURES (contraction =
+    9 x input features), each image sized for ~16M multiply-adds (8x8 to 64x64)."""
+    import jax
+    import numpy as np
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    from shardpy.sharding.collective_time import ConvolutionRates
+
+    devices = jax.devices()
+    mesh = jax.sharding.Mesh(np.array(devices), ("g",))
+    rates = []
+    for features in CONVOLUTION_FEATURES:
+        row = []
+        for inputs in CONVOLUTION_FEATURES:
+            contraction = 9 * inputs
+            pixels = min(4096, max(64, 16e6 / (features * contraction)))
+            side = round(pixels ** 0.5)
+            x = jax.device_put(np.ones((len(devices), inputs, side, side), np.float32),
+                               NamedSharding(mesh, P("g")))
+            kernel = jax.device_put(np.ones((features, inputs, 3, 3), np.float32),
+                                    NamedSharding(mesh, P()))
+            conv = jax.jit(lambda u, k=kernel: jax.lax.conv_general_dilated(
+                u, k, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW")))
+            conv(x).block_until_ready()
+            seconds, _ = _median_times(conv, x, baseline, warmup, runs)
+            row.append(features * side * side * contraction / max(seconds, 1e-9))
+        rates.append(tuple(row))
+    return ConvolutionRates(CONVOLUTION_FEATURES,
+                            tuple(9 * f for f in CONVOLUTION_FEATURES), tuple(rates))
+
+
+def convolution_table(rates) -> str:
+    lines = ["convolution G multiply-adds/s per device (all busy), output features x "
+             "multiply-adds per output:",
+             f"{'':>10}" + "".join(f"{k:>9}" for k in rates.contraction)]
+    for features, row in zip(rates.features, rates.multiply_adds_per_s):
+        lines.append(f"{features:>10}" + "".join(f"{r / 1e9:>9.3f}" for r in row))
+    return "\n".join(lines)
+
+
 def dispatch_baseline():
     """(fn, arg): a jitted shard_map over all devices that copies 1 KiB on each."""
     import jax
@@ -218,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compute-only", action="store_true",
                         help="measure only the compute rates and write them into the "
                              "existing profile (its collective fits kept)")
+    parser.add_argument("--convolution-only", action="store_true",
+                        help="measure only the convolution rates and write them into the "
+                             "existing profile (everything else kept)")
     parser.add_argument("--out", type=pathlib.Path, default=None,
                         help="profile to write (default: the shipped one, "
                              "python/shardpy/sharding/profiles/<platform>.json)")
@@ -243,12 +297,22 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     baseline, dispatch, dropped = dispatch_baseline(), [], []
+    if args.convolution_only:
+        out = args.out or default_profile_path(args.platform)
+        model = CollectiveTimeModel.load(out)
+        model.convolution = measure_convolution(args.warmup, args.runs, baseline)
+        model.save(out)
+        print(convolution_table(model.convolution))
+        print(f"{time.perf_counter() - started:.0f} s; wrote {out}")
+        return 0
     if args.compute_only:
         out = args.out or default_profile_path(args.platform)
         model = CollectiveTimeModel.load(out)
         (model.memory_bytes_per_s, model.flops_per_s,
          model.compares_per_s) = measure_compute(args.warmup, args.runs, baseline)
+        model.convolution = measure_convolution(args.warmup, args.runs, baseline)
         model.save(out)
+        print(convolution_table(model.convolution))
         print(f"compute per device (all busy): {model.memory_bytes_per_s / 1e9:.2f} GB/s "
               f"elementwise, {model.flops_per_s / 1e9:.2f} GFLOP/s matmul, "
               f"{model.compares_per_s / 1e6:.1f} M compares/s sort; "
@@ -266,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(f"{kind} over {n}: {err.message}; a noisy host? more "
                                  "--runs or a wider range of --sizes") from None
     memory, flops, compares = measure_compute(args.warmup, args.runs, baseline)
+    convolution = measure_convolution(args.warmup, args.runs, baseline)
     device = jax.devices()[0]
     model = CollectiveTimeModel(
         fits, platform=args.platform, device_kind=device.device_kind, device_count=count,
@@ -274,13 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         machine=compare_xla._machine(),
         command=" ".join(["bench/calibrate_collectives.py", *(argv if argv is not None
                                                               else sys.argv[1:])]),
-        memory_bytes_per_s=memory, flops_per_s=flops, compares_per_s=compares)
+        memory_bytes_per_s=memory, flops_per_s=flops, compares_per_s=compares,
+        convolution=convolution)
     out = args.out or default_profile_path(args.platform)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(table(model))
     print(f"\ncompute per device (all busy): {memory / 1e9:.2f} GB/s elementwise, "
           f"{flops / 1e9:.2f} GFLOP/s matmul, {compares / 1e6:.1f} M compares/s sort")
+    print(convolution_table(convolution))
     print(f"\n{args.platform} ({device.device_kind}) x{count}, {model.machine}; dispatch "
           f"{statistics.median(dispatch) * 1e6:.0f} µs (median) subtracted; "
           f"{time.perf_counter() - started:.0f} s; wrote {out}")

@@ -4,13 +4,15 @@ halos: lowering/windowed/convolution.py), contracted input features and window p
 """
 from __future__ import annotations
 
+from math import prod
+
 from jaxlib.mlir.dialects import stablehlo as hlo
 
 from ..lowering.windowed import convolution as lowering
 from ..sharding.op_rule import RuleBuilder
 from .attrs import PERMUTE, REDUCTION, int_or
 from .dot import sum_combine
-from .entry import ONE_SIDE, LocalOp, OpFamily
+from .entry import ONE_SIDE, LocalOp, MultiplyAdds, OpFamily
 
 
 def convolution(op, b: RuleBuilder):
@@ -50,8 +52,21 @@ def convolution(op, b: RuleBuilder):
              {0: out_feature})
 
 
+def convolution_multiply_adds(op, operands, results) -> MultiplyAdds:
+    """Per output element, the kernel's (local) input features times its window; the
+    rate is looked up by output features per feature group and that contraction."""
+    dn = hlo.ConvDimensionNumbers(op.attributes["dimension_numbers"])
+    kernel, out = operands[1], results[0]
+    contraction = kernel[dn.kernel_input_feature_dimension] * prod(
+        kernel[d] for d in dn.kernel_spatial_dimensions)
+    features = max(1, out[dn.output_feature_dimension]
+                   // (int_or(op, "feature_group_count", 1) * int_or(op, "batch_group_count", 1)))
+    return MultiplyAdds(prod(out) * contraction, "convolution", features, contraction)
+
+
 FAMILIES = (
     OpFamily(("stablehlo.convolution",), rule=convolution, linear=ONE_SIDE,
              local=LocalOp(sum_combine, True, lowering.lower_convolution,
-                           lowering.convolution_cost, lowering.convolution_windowed)),
+                           lowering.convolution_cost, lowering.convolution_windowed),
+             multiply_adds=convolution_multiply_adds),
 )

@@ -3,13 +3,15 @@ on shards they give partial sums, left unreduced until a consumer needs them who
 """
 from __future__ import annotations
 
+from math import prod
+
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo as hlo
 
 from ..lowering import padding as pad
 from ..sharding.op_rule import RuleBuilder
 from .attrs import REDUCTION
-from .entry import ONE_SIDE, LocalOp, OpFamily
+from .entry import ONE_SIDE, LocalOp, MultiplyAdds, OpFamily
 
 
 def dot_general(op, b: RuleBuilder):
@@ -51,9 +53,23 @@ def sum_combine(op: ir.Operation) -> str:
     return "sum"
 
 
+def dot_general_multiply_adds(op, operands, results) -> MultiplyAdds:
+    """One per result element and contracted lhs element (on local shapes)."""
+    dn = hlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
+    lhs = operands[0]
+    return MultiplyAdds(prod(results[0]) * prod(lhs[d] for d in dn.lhs_contracting_dimensions))
+
+
+def dot_multiply_adds(op, operands, results) -> MultiplyAdds:
+    """One per result element and element of lhs's last (contracted) dim."""
+    return MultiplyAdds(prod(results[0]) * operands[0][-1])
+
+
 FAMILIES = (
     OpFamily(("stablehlo.dot_general",), rule=dot_general, linear=ONE_SIDE,
-             local=LocalOp(sum_combine, padding=pad.dot_general_padding)),
+             local=LocalOp(sum_combine, padding=pad.dot_general_padding),
+             multiply_adds=dot_general_multiply_adds),
     OpFamily(("stablehlo.dot",), rule=dot, linear=ONE_SIDE,
-             local=LocalOp(sum_combine, padding=pad.dot_padding)),
+             local=LocalOp(sum_combine, padding=pad.dot_padding),
+             multiply_adds=dot_multiply_adds),
 )

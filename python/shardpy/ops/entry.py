@@ -6,7 +6,7 @@ them in; registry.py indexes them by op name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from jaxlib.mlir import ir
 
@@ -231,6 +231,10 @@ class OpFamily:
                  operands of these local shapes (a sort: n log2 of the sorted dim),
                  which the compute estimate charges at the profile's compare rate (a
                  sort is bound by them, not by the memory it touches)
+    multiply_adds  multiply_adds(op, operand local shapes, result local shapes) ->
+                 MultiplyAdds: a contraction's multiply-adds on shards of these shapes,
+                 which the compute estimate charges at the profile's matmul rate or,
+                 for a convolution, at its measured rate for that shape
     """
     names: tuple[str, ...]
     rule: Callable | None = None
@@ -255,11 +259,23 @@ class OpFamily:
     fused: bool = False
     touches: str = "all"
     compares: Callable | None = None
+    multiply_adds: Callable | None = None
 
     @property
     def structural(self) -> bool:
         """Organises data flow only: handled by edges, never by a rule."""
         return self.flow is not None
+
+
+class MultiplyAdds(NamedTuple):
+    """What OpFamily.multiply_adds counts: `count` multiply-adds on one device, done as
+    a "matmul" (a dot) or a "convolution" with `features` output features per feature
+    group and `contraction` multiply-adds per output element (input features times
+    window size): XLA's convolution rates depend on both."""
+    count: float
+    kind: str = "matmul"
+    features: int = 1
+    contraction: int = 1
 
 
 # OpFamily.linear

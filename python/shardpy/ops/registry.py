@@ -181,5 +181,10 @@ COMPARE_COUNTS = {name: e.compares for name, e in _BY_NAME.items()
 """Ops whose compute is bound by comparisons (sort, top_k): name -> compares(op, local
 shapes), see OpFamily.compares."""
 
+MULTIPLY_ADDS = {name: e.multiply_adds for name, e in _BY_NAME.items()
+                 if e.multiply_adds is not None}
+"""Contractions (dot, dot_general, convolution): name -> multiply_adds(op, operand local
+shapes, result local shapes), see OpFamily.multiply_adds."""
+
 SOURCE_OPS = ops_with(lambda e: e.source)
 """Ops without operands that shardpy-to-local builds per device in any sharding."""

@@ -16,10 +16,10 @@ from math import prod
 from typing import TYPE_CHECKING
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import stablehlo
 
 from ..ir.types import element_bytes
-from ..ops.registry import COMPARE_COUNTS, FUSED_OPS, READS_RESULT_ONLY, UPDATES_IN_PLACE
+from ..ops.registry import (COMPARE_COUNTS, FUSED_OPS, MULTIPLY_ADDS, READS_RESULT_ONLY,
+                            UPDATES_IN_PLACE)
 from ..sharding.op_rule import shape_of
 from .layouts import from_source, has_uses, plain
 from .plan_cache import PlanMemo, same_layout
@@ -157,7 +157,8 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None 
 
 def compute_time(op, plan: OpPlan, model) -> float:
     """Seconds one device spends on `op` under `plan`: its local operands read and
-    results written, and for a dot_general its multiply-adds. Ops XLA fuses into their
+    results written, and for a contraction (dot_general, convolution: MULTIPLY_ADDS) its
+    multiply-adds, whichever takes longer. Ops XLA fuses into their
     neighbours (FUSED_OPS: elementwise math, layout changes) count nothing: a chain of
     them is one loop over memory that the ops around it already read or write. An op
     that reads only what it writes (a gather's rows: READS_RESULT_ONLY) counts its
@@ -167,6 +168,8 @@ def compute_time(op, plan: OpPlan, model) -> float:
     name = op.name
     if name in FUSED_OPS:
         return 0.0
+    operands = _local_shapes(op.operands, plan.operands)
+    results = _local_shapes(op.results, plan.results)
     touched = 0.0
     skip_operands = 0  # leading operands not read whole
     weight = (1.0, 1.0)  # (operands, results)
@@ -174,35 +177,36 @@ def compute_time(op, plan: OpPlan, model) -> float:
         skip_operands, weight = 1, (1.0, 2.0)
     elif name in UPDATES_IN_PLACE:
         skip_operands, weight = len(op.results), (2.0, 0.0)
-    for k, (values, shardings) in enumerate(((op.operands, plan.operands),
-                                             (op.results, plan.results))):
-        for i, (value, sharding) in enumerate(zip(values, shardings)):
-            value_type = value.type
-            if (k == 0 and i < skip_operands) or not isinstance(value_type,
-                                                                ir.RankedTensorType):
+    for k, (values, shapes) in enumerate(((op.operands, operands), (op.results, results))):
+        for i, (value, shape) in enumerate(zip(values, shapes)):
+            if (k == 0 and i < skip_operands) or shape is None:
                 continue
-            shape = tuple(value_type.shape)
-            local = sharding.local_shape(shape) if sharding is not None else shape
-            touched += weight[k] * prod(local) * element_bytes(value_type.element_type)
-    flops = 0.0
-    if op.name == "stablehlo.dot_general" and plan.results:
-        result = op.results[0]
-        shape = tuple(result.type.shape)
-        local = plan.results[0].local_shape(shape) if plan.results[0] else shape
-        lhs = op.operands[0]
-        lhs_shape = tuple(lhs.type.shape)
-        lhs_local = (plan.operands[0].local_shape(lhs_shape) if plan.operands[0]
-                     else lhs_shape)
-        numbers = stablehlo.DotDimensionNumbers(op.attributes["dot_dimension_numbers"])
-        contracted = prod(lhs_local[d] for d in numbers.lhs_contracting_dimensions)
-        flops = 2.0 * prod(local) * contracted
+            touched += weight[k] * prod(shape) * element_bytes(value.type.element_type)
+    flops = contraction = 0.0
+    multiply_adds = MULTIPLY_ADDS.get(name)
+    if multiply_adds is not None and results and None not in operands + results:
+        work = multiply_adds(op, operands, results)
+        if work.kind == "convolution":
+            contraction = model.convolution_time(work.count, work.features,
+                                                 work.contraction)
+        else:
+            flops = 2.0 * work.count
     compares = 0.0
     count = COMPARE_COUNTS.get(name)
     if count is not None:
-        shapes = []
-        for value, sharding in zip(op.operands, plan.operands):
-            shape = tuple(value.type.shape) if isinstance(value.type,
-                                                          ir.RankedTensorType) else ()
-            shapes.append(sharding.local_shape(shape) if sharding is not None else shape)
-        compares = count(op, shapes)
-    return model.compute_time(touched, flops, compares)
+        compares = count(op, [() if shape is None else shape for shape in operands])
+    return max(model.compute_time(touched, flops, compares), contraction)
+
+
+def _local_shapes(values, shardings) -> list[tuple[int, ...] | None]:
+    """Each value's shape on one device under its sharding (None: not a ranked tensor,
+    a token)."""
+    shapes = []
+    for value, sharding in zip(values, shardings):
+        value_type = value.type
+        if not isinstance(value_type, ir.RankedTensorType):
+            shapes.append(None)
+            continue
+        shape = tuple(value_type.shape)
+        shapes.append(sharding.local_shape(shape) if sharding is not None else shape)
+    return shapes

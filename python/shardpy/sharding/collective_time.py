@@ -45,7 +45,11 @@ SHARDPY_COST_PROFILE environment variable, overrides). Schema (version 1):
       "compute": {                             # optional: one device, all busy
         "memory_bytes_per_s": 1.1e9,           # elementwise f32 bytes read + written
         "flops_per_s": 8.0e9,                  # f32 matmul
-        "compares_per_s": 1.0e7}               # f32 sort: elements x log2(sorted dim)
+        "compares_per_s": 1.0e7,               # f32 sort: elements x log2(sorted dim)
+        "convolution": {                       # optional: f32 convolutions' rates
+          "features": [1, 4, 16, 64, 256],     # output features (per feature group)
+          "contraction": [9, 36, 144, 576, 2304],  # multiply-adds per output element
+          "multiply_adds_per_s": [[...], ...]}}  # [features][contraction]
     }
 
 Compute (`CollectiveTimeModel.compute_time`): an op's local bytes read and written over
@@ -53,6 +57,12 @@ the memory rate, its flops over the flop rate, or its comparisons (a sort, a top
 OpFamily.compares) over the compare rate, whichever is longest; what
 shardpy-choose-shardings adds to the collectives a plan makes (a full-size partial
 product costs its bytes here before its reduce_scatter costs them again).
+A convolution's multiply-adds (`convolution_time`) run at a rate that depends on its
+shape far more than a matmul's: XLA:CPU computes a 1-feature convolution at ~1/300 of
+the rate of a 64-feature one. The profile holds the rates measured on a grid of output
+features by multiply-adds per output (input features x window); between grid points
+the rate is interpolated in log-log space, outside it clamped. Without that grid, a
+convolution runs at the matmul rate.
 
 May import: shardpy.ir (this module needs nothing but numpy, but for reading collective
 ops: collective_cost).
@@ -142,6 +152,60 @@ def fit_latency_bandwidth(points) -> CollectiveFit:
     return CollectiveFit(float(latency), float(1.0 / per_byte), residual, tuple(pts))
 
 
+@dataclass(frozen=True)
+class ConvolutionRates:
+    """Measured convolution rates: multiply_adds_per_s[i][j] for features[i] output
+    features and contraction[j] multiply-adds per output element (both ascending)."""
+    features: tuple[int, ...]
+    contraction: tuple[int, ...]
+    multiply_adds_per_s: tuple[tuple[float, ...], ...]
+
+    def rate(self, features: float, contraction: float) -> float:
+        """Multiply-adds per second, bilinear in log2 of both coordinates over the log
+        of the rate (rates span orders of magnitude), clamped to the grid."""
+        (i, wi), (j, wj) = (_bracket(self.features, features),
+                            _bracket(self.contraction, contraction))
+        r = self.multiply_adds_per_s
+        logs = [[math.log(r[a][b]) for b in (j, j + 1 if wj else j)]
+                for a in (i, i + 1 if wi else i)]
+        low = (1 - wj) * logs[0][0] + wj * logs[0][1]
+        high = (1 - wj) * logs[1][0] + wj * logs[1][1]
+        return math.exp((1 - wi) * low + wi * high)
+
+    def to_json(self) -> dict:
+        return {"features": list(self.features), "contraction": list(self.contraction),
+                "multiply_adds_per_s": [list(row) for row in self.multiply_adds_per_s]}
+
+    @classmethod
+    def from_json(cls, data) -> ConvolutionRates:
+        rates = cls(tuple(int(f) for f in data["features"]),
+                    tuple(int(k) for k in data["contraction"]),
+                    tuple(tuple(float(v) for v in row)
+                          for row in data["multiply_adds_per_s"]))
+        for axis in (rates.features, rates.contraction):
+            if not axis or axis[0] < 1 or list(axis) != sorted(set(axis)):
+                raise ValueError(f"convolution grid {list(axis)}: not ascending sizes")
+        if (len(rates.multiply_adds_per_s) != len(rates.features)
+                or any(len(row) != len(rates.contraction)
+                       or not all(0 < v < math.inf for v in row)
+                       for row in rates.multiply_adds_per_s)):
+            raise ValueError("convolution rates: not a features x contraction grid of "
+                             "positive rates")
+        return rates
+
+
+def _bracket(axis: tuple[int, ...], x: float) -> tuple[int, float]:
+    """(i, w): x lies between axis[i] and axis[i + 1] at weight w in log2 space (w = 0
+    at or outside the ends)."""
+    if x <= axis[0]:
+        return 0, 0.0
+    for i in range(len(axis) - 1):
+        if x < axis[i + 1]:
+            return i, (math.log2(x) - math.log2(axis[i])) / (
+                math.log2(axis[i + 1]) - math.log2(axis[i]))
+    return len(axis) - 1, 0.0
+
+
 @dataclass
 class CollectiveTimeModel:
     """Per kind and measured group size, a `CollectiveFit`; see the module docstring."""
@@ -159,6 +223,7 @@ class CollectiveTimeModel:
     memory_bytes_per_s: float = DEFAULT_MEMORY_BYTES_PER_S
     flops_per_s: float = DEFAULT_FLOPS_PER_S
     compares_per_s: float = DEFAULT_COMPARES_PER_S
+    convolution: ConvolutionRates | None = None
 
     def compute_time(self, bytes_touched: float, flops: float = 0.0,
                      compares: float = 0.0) -> float:
@@ -167,6 +232,16 @@ class CollectiveTimeModel:
         bounds the op)."""
         return max(bytes_touched / self.memory_bytes_per_s, flops / self.flops_per_s,
                    compares / self.compares_per_s)
+
+    def convolution_time(self, multiply_adds: float, features: float,
+                         contraction: float) -> float:
+        """Seconds one device spends on a convolution's `multiply_adds`, with `features`
+        output features (per feature group) and `contraction` multiply-adds per output
+        element, at the profile's measured rate for that shape (the matmul rate where
+        the profile has none)."""
+        if self.convolution is None:
+            return 2.0 * multiply_adds / self.flops_per_s
+        return multiply_adds / self.convolution.rate(features, contraction)
 
     def _parameters(self, kind: str, group_size: int) -> tuple[float, float]:
         """(latency s, seconds per byte) of `kind` at `group_size`, interpolated."""
@@ -215,7 +290,9 @@ class CollectiveTimeModel:
             "date": self.date, "machine": self.machine, "command": self.command,
             "compute": {"memory_bytes_per_s": self.memory_bytes_per_s,
                         "flops_per_s": self.flops_per_s,
-                        "compares_per_s": self.compares_per_s},
+                        "compares_per_s": self.compares_per_s,
+                        **({"convolution": self.convolution.to_json()}
+                           if self.convolution is not None else {})},
             "collectives": {
                 kind: {str(n): {"latency_s": fit.latency_s,
                                 "bandwidth_bytes_per_s": fit.bandwidth_bytes_per_s,
@@ -257,9 +334,11 @@ class CollectiveTimeModel:
                     and 0 < compares < math.inf):
                 raise ValueError(f"compute rates {memory} bytes/s, {flops} flops/s, "
                                  f"{compares} compares/s")
+            convolution = (ConvolutionRates.from_json(compute["convolution"])
+                           if "convolution" in compute else None)
             return cls(fits, device_count=int(data.get("device_count", 0)), source=source,
                        memory_bytes_per_s=memory, flops_per_s=flops,
-                       compares_per_s=compares,
+                       compares_per_s=compares, convolution=convolution,
                        **{k: str(v) for k, v in meta.items()})
         except (AttributeError, KeyError, TypeError, ValueError) as err:
             detail = f"missing {err}" if isinstance(err, KeyError) else str(err)
@@ -267,8 +346,9 @@ class CollectiveTimeModel:
 
     def save(self, path) -> None:
         text = json.dumps(self.to_json(), indent=1)
-        # one line per (bytes, seconds) point
-        text = re.sub(r"\[\s+([^\s,\[\]]+),\s+([^\s,\[\]]+)\s+\]", r"[\1, \2]", text)
+        # a list of numbers on one line: each (bytes, seconds) point, each grid row
+        text = re.sub(r"\[([^\[\]{}\"]*)\]", lambda m: "[" + ", ".join(
+            x.strip() for x in m.group(1).split(",")) + "]", text)
         Path(path).write_text(text + "\n")
 
     @classmethod

@@ -1,6 +1,6 @@
 """bench/calibrate_collectives.py end to end with tiny sizes and few runs: it times every
 kind on 8 CPU host devices, writes a profile the loader reads and prints its table (no
-timing asserted; ~10 s on 2 cores)."""
+timing asserted; ~20 s on 2 cores)."""
 from __future__ import annotations
 
 import pathlib
@@ -32,3 +32,18 @@ def test_calibration_writes_a_profile(tmp_path):
         # a size not above the dispatch time (a loaded host) is left out of the fit
         assert all(len(fit.points) >= 2 for fit in by_size.values())
     assert "max rel residual" in run.stdout and "collective_permute" in run.stdout
+    # the convolution grid: output features x multiply-adds per output, every rate > 0
+    assert model.convolution is not None
+    assert len(model.convolution.multiply_adds_per_s) == len(model.convolution.features)
+    assert "convolution G multiply-adds/s" in run.stdout
+
+    # --convolution-only measures the grid again and keeps everything else.
+    before = CollectiveTimeModel.load(out)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "calibrate_collectives.py"),
+         "--convolution-only", "--warmup", "1", "--runs", "3", "--out", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    after = CollectiveTimeModel.load(out)
+    assert after.fits == before.fits and after.flops_per_s == before.flops_per_s
+    assert after.convolution is not None and after.convolution != before.convolution

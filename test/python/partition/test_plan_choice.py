@@ -28,8 +28,8 @@ def sharding(*dims):
                           mesh_name="mesh")
 
 
-def ops(ctx):
-    module = ir.Module.parse(PROGRAM, ctx)
+def ops(ctx, program=PROGRAM):
+    module = ir.Module.parse(program, ctx)
     body = module.body.operations[0].regions[0].blocks[0]
     return module, {op.name: op for op in body.operations}
 
@@ -267,3 +267,40 @@ def test_a_result_factor_the_results_shard_is_placed_first(ctx):
     layouts = [[[a.name for a in d.axes] for d in s.dims] for s in plan.operands]
     assert layouts == [[["data"], [], []], [["data"], [], ["model"]]]
     assert [[a.name for a in d.axes] for d in plan.results[0].dims] == [[], ["model"]]
+
+
+# Contractions: a dot's multiply-adds at the matmul rate, a convolution's at the rate the
+# profile measured for its shape.
+CONTRACTIONS = """
+func.func @f(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %img: tensor<8x1x16x64xf32>,
+             %k: tensor<1x1x3x5xf32>) -> (tensor<64x32xf32>, tensor<8x1x16x64xf32>) {
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x32xf32>) -> tensor<64x32xf32>
+  %c = stablehlo.convolution(%img, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [2, 2]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x1x16x64xf32>, tensor<1x1x3x5xf32>) -> tensor<8x1x16x64xf32>
+  return %d, %c : tensor<64x32xf32>, tensor<8x1x16x64xf32>
+}
+"""
+
+
+def test_a_dot_costs_its_flops_at_the_matmul_rate(ctx):
+    module, found = ops(ctx, CONTRACTIONS)
+    dot = found["stablehlo.dot_general"]
+    # rows on "data", the contracted dim on "model": 32 x 32 results of 32 terms each
+    plan = OpPlan([sharding(["data"], ["model"]), sharding(["model"], [])],
+                  [sharding(["data"], [])])
+    assert compute_time(dot, plan, MODEL) == MODEL.compute_time(
+        (32 * 32 + 32 * 32 + 32 * 32) * 4, 2.0 * 32 * 32 * 32)
+
+
+def test_a_convolution_costs_its_multiply_adds_at_the_rate_for_its_shape(ctx):
+    module, found = ops(ctx, CONTRACTIONS)
+    conv = found["stablehlo.convolution"]
+    whole = OpPlan([sharding([], [], [], []), sharding([], [], [], [])],
+                   [sharding([], [], [], [])])
+    quarter = OpPlan([sharding(["data"], [], [], ["model"]), sharding([], [], [], [])],
+                     [sharding(["data"], [], [], ["model"])])
+    # 1 output feature, 1 x 3 x 5 = 15 multiply-adds per output element: XLA:CPU's slow
+    # shape, so the multiply-adds, not the bytes, bound it.
+    seconds = compute_time(conv, whole, MODEL)
+    assert seconds == MODEL.convolution_time(8 * 16 * 64 * 15, 1, 15)
+    assert seconds > 10 * MODEL.compute_time(2 * 8 * 16 * 64 * 4 + 15 * 4)
+    assert compute_time(conv, quarter, MODEL) == MODEL.convolution_time(4 * 16 * 16 * 15, 1, 15)

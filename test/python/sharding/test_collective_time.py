@@ -9,8 +9,8 @@ import pytest
 from shardpy.ir.diagnostics import ShardpyError
 from shardpy.sharding import collective_time as ct
 from shardpy.sharding.collective_time import (
-    CollectiveFit, CollectiveTimeModel, collective_cost_bytes, fit_latency_bandwidth,
-    load_profile)
+    CollectiveFit, CollectiveTimeModel, ConvolutionRates, collective_cost_bytes,
+    fit_latency_bandwidth, load_profile)
 
 
 def model() -> CollectiveTimeModel:
@@ -104,6 +104,41 @@ def test_fit_rejects_points_it_cannot_fit(points):
         fit_latency_bandwidth(points)
 
 
+# ------------------------------------------------------------------------ compute
+
+RATES = ConvolutionRates((1, 16), (9, 144), ((1e8, 1e9), (1e9, 1e11)))
+
+
+def test_convolution_rate_at_the_grid_points_and_between_them_in_log_space():
+    assert RATES.rate(1, 9) == pytest.approx(1e8)
+    assert RATES.rate(16, 144) == pytest.approx(1e11)
+    # Halfway in log2 along one axis: the geometric mean of its two ends.
+    assert RATES.rate(4, 9) == pytest.approx((1e8 * 1e9) ** 0.5)
+    assert RATES.rate(4, 36) == pytest.approx((1e8 * 1e9 * 1e9 * 1e11) ** 0.25)
+
+
+def test_convolution_rate_is_clamped_outside_the_grid():
+    assert RATES.rate(1, 1) == pytest.approx(1e8)
+    assert RATES.rate(1024, 1e6) == pytest.approx(1e11)
+    assert RATES.rate(1024, 9) == pytest.approx(1e9)
+
+
+def test_convolution_time_at_the_measured_rate_else_the_matmul_rate():
+    m = model()
+    assert m.convolution_time(1e6, 1, 9) == pytest.approx(2e6 / m.flops_per_s)
+    m.convolution = RATES
+    assert m.convolution_time(1e6, 1, 9) == pytest.approx(1e6 / 1e8)
+    assert m.convolution_time(1e6, 16, 144) == pytest.approx(1e6 / 1e11)
+
+
+def test_shipped_cpu_profile_has_convolution_rates():
+    # XLA:CPU convolves 1-feature images far slower than 64-feature ones, per
+    # multiply-add: the reason the rates are measured by shape.
+    m = CollectiveTimeModel.load(ct.default_profile_path("cpu"))
+    assert m.convolution is not None
+    assert m.convolution.rate(64, 576) > 20 * m.convolution.rate(1, 9)
+
+
 # ------------------------------------------------------------------------ profiles
 
 
@@ -116,6 +151,10 @@ def test_profile_round_trip(tmp_path):
     assert loaded == m and loaded.source == str(path)
     assert json.loads(path.read_text())["collectives"]["all_gather"]["2"]["points"] == [
         [1e3, 1e-5], [1e6, 2e-4]]
+    m.convolution = RATES
+    m.save(path)
+    assert CollectiveTimeModel.load(path) == m
+    assert "[100000000.0, 1000000000.0]" in path.read_text()  # a grid row on one line
 
 
 def test_loader_picks_the_platform_profile_or_an_override(tmp_path, monkeypatch):
@@ -160,6 +199,14 @@ def test_loader_errors(tmp_path, monkeypatch):
      "bandwidth 0"),
     (lambda d: d["collectives"]["all_gather"]["2"].pop("latency_s"), "missing 'latency_s'"),
     (lambda d: d["collectives"]["all_gather"].update(x={}), "invalid literal"),
+    (lambda d: d["compute"].update(convolution={"features": [4, 1], "contraction": [9],
+                                                "multiply_adds_per_s": [[1.0], [1.0]]}),
+     "not ascending"),
+    (lambda d: d["compute"].update(convolution={"features": [1], "contraction": [9],
+                                                "multiply_adds_per_s": [[0.0]]}),
+     "positive rates"),
+    (lambda d: d["compute"].update(convolution={"features": [1], "contraction": [9]}),
+     "missing 'multiply_adds_per_s'"),
 ])
 def test_bad_profile_contents(tmp_path, edit, message):
     data = model().to_json()
