@@ -29,9 +29,12 @@ shardpy-insert-reshards then places each op between the chosen shardings.
              real), and on ties.
   costs      an op's estimated time, the one its plan was ranked by: its reshards by
              the collective time model, its own compute (bytes read and written, a
-             dot's flops; nothing for ops XLA fuses, FUSED_OPS) and the collectives
+             contraction's multiply-adds at the profile's rate for its kind and
+             shape; nothing for ops XLA fuses, FUSED_OPS) and the collectives
              its lowering makes (a halo exchange's collective_permutes, a split
-             top-k's all_gather); costs inside a loop times its trip count.
+             top-k's all_gather); costs inside a loop times its trip count, but a
+             reshard of a value the loop does not change once (XLA hoists it:
+             choice_calls.hoisted_trips).
   limits     programs of more than `max_ops` ops (MAX_OPS, the pass option max-ops)
              keep propagation's choice, as do those elimination cannot solve whose
              integer program would have more than MAX_COLUMNS columns.
@@ -61,7 +64,8 @@ from ..sharding.collective_time import CollectiveTimeModel
 from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RULE_ATTR, RuleTable
 from ..sharding.state import ShardingState
-from .choice_calls import called_in_manual_computations, single_calls, symbol, trip_weight
+from .choice_calls import (called_in_manual_computations, remember_calls, single_calls,
+                           symbol, trip_weight)
 from .choice_program import (MAX_COMBINATIONS, candidates, combinations, descend,
                              eliminate, integer_program)
 from .plan_cache import PlanCache, same_layout
@@ -169,6 +173,7 @@ class ShardingChoice:
         boundaries = [op for op in ops if self._boundary(op)]
         funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in funcs}
         self.calls = single_calls(ops, funcs_by_name, manual, self.state)
+        remember_calls(self.cache.memo, self.module, ops)
         values, fixed, carries = self._values(computed, loops, set(computed + boundaries))
         groups, group_of = self._groups(computed, values, fixed, carries)
         self.groups = groups

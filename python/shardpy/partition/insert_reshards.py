@@ -51,6 +51,7 @@ from ..sharding.model import Mesh, TensorSharding
 from ..sharding.op_rule import RuleTable, shape_of
 from ..sharding.sdy_codec import encode_axis_list
 from ..sharding.state import ShardingState
+from .choice_calls import remember_calls
 from .fallback import fallback_reason, warn_computed_replicated
 from .layouts import from_source, has_uses, plain, replicated
 from .plan_cache import PlanCache, layout_key, same_layout, whole
@@ -116,6 +117,7 @@ class ExplicitReshards:
             computations.clear()
             per_func = [(func, program_ops(func, computations)) for func in funcs.values()]
         drop_layout_ops_in_computations(computations)
+        remember_calls(self.cache.memo, self.module, (op for _, ops in per_func for op in ops))
         for func, ops in per_func:
             for op in ops:
                 self._op(op, func)
@@ -249,7 +251,7 @@ class ExplicitReshards:
         combine = entry.combine(op) if entry is not None and entry.combine else None
         weighed: list = []
         self.cache.choose(op, rule, entry, combine, operand_shardings, result_shardings,
-                          template, weighed=weighed)
+                          template, weighed=weighed, memo=self.cache.memo)
         return weighed
 
     def _roll(self, op: ir.Operation) -> bool:

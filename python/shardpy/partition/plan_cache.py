@@ -30,6 +30,7 @@ from jaxlib.mlir import ir
 from ..ops.registry import local_entry
 from ..sharding.model import TensorSharding
 from ..sharding.op_rule import RULE_ATTR, FactorKind, OpRule, RuleTable, shape_of
+from .choice_calls import hoisted
 from .layouts import has_uses, plain
 
 if TYPE_CHECKING:
@@ -229,7 +230,8 @@ class PlanCache:
     def op_facts(self, op: ir.Operation, name: str, operands: list, results: list,
                  sources: set, reduce_body: bool = True) -> tuple:
         """What plan() reads of `op` besides shardings: ((token, rule), LOCAL_OPS entry,
-        how it combines, its variant, which operands `sources` makes, which results are
+        how it combines, its variant, which operands `sources` makes and the loop trips
+        their reshards are hoisted from (choice_calls.hoisted), which results are
         used). A caller planning one op under many shardings (the whole-program choice)
         reads them once and passes them to each plan(). Without `reduce_body`, a
         reduce's combine is left None (plan() reads its body only where it matters)."""
@@ -239,7 +241,8 @@ class PlanCache:
         return (self.rule(op, name, operands, results), entry,
                 entry.combine(op) if reads else None,
                 entry.variant(op) if entry is not None and entry.variant else None,
-                tuple([v in sources for v in operands]), tuple(map(has_uses, results)))
+                (tuple([v in sources for v in operands]), hoisted(op, operands, self.memo)),
+                tuple(map(has_uses, results)))
 
     def plan(self, op: ir.Operation, name: str, operands: list, results: list,
              operand_shardings, result_shardings, template: TensorSharding,

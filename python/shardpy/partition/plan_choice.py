@@ -227,14 +227,19 @@ def _ranked(op, candidate: OpPlan, operand_shardings, result_shardings, model,
     # One plan per reshard for both its bytes and its time (reshard_cost's and
     # plan_time's pairs).
     moved = seconds = 0.0
-    for value, have, want in _moves(op, operand_shardings, candidate.operands,
-                                    candidate.results, result_shardings, io):
+    moves, shares = _moves(op, operand_shardings, candidate.operands, candidate.results,
+                           result_shardings, io)
+    for i, (value, have, want) in enumerate(moves):
         found = _move_cost(have, want, value.type, model)
         if found is None:
             inf = float("inf")
             return (inf, inf, own[0], flag), inf
-        moved += found[0]
-        seconds += found[1]
+        if shares is None:
+            moved += found[0]
+            seconds += found[1]
+        else:  # a reshard XLA hoists out of a loop: paid once in its trips
+            moved += shares[i] * found[0]
+            seconds += shares[i] * found[1]
     seconds += own[1]
     for kind, group, moved_by_op in internal:
         seconds += model.time(kind, max(group, 2), moved_by_op)

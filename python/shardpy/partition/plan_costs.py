@@ -21,6 +21,7 @@ from ..ir.types import element_bytes
 from ..ops.registry import (COMPARE_COUNTS, FUSED_OPS, MULTIPLY_ADDS, READS_RESULT_ONLY,
                             UPDATES_IN_PLACE)
 from ..sharding.op_rule import shape_of
+from .choice_calls import hoisted
 from .layouts import from_source, has_uses, plain
 from .plan_cache import PlanMemo, same_layout
 from .reshard_planner import ReshardError, plan_reshard
@@ -49,39 +50,54 @@ def work(op, plan: OpPlan) -> int:
 def reshard_cost(op, have_operands, want_operands, produced, wanted) -> float:
     """Bytes per device the reshards around `op` would move (planner's cost model)."""
     total = 0.0
-    for value, have, want in _moves(op, have_operands, want_operands, produced, wanted):
+    moves, shares = _moves(op, have_operands, want_operands, produced, wanted)
+    for i, (value, have, want) in enumerate(moves):
         try:
             plan = _reshard_plan(have, want, value.type)
         except ReshardError:
             total += float("inf")
             continue
         if plan is not None:
-            total += plan.cost
+            total += plan.cost * (shares[i] if shares else 1.0)
     return total
 
 
 def _moves(op, have_operands, want_operands, produced, wanted, io=None):
-    """(value, have, want) of each reshard around `op`: operands into what the plan
-    wants (an iota or constant is remade instead), results from what the op produces
-    into what their users want (unused results: none). `io`: op_io's answer."""
-    operands, results, _, made, used = op_io(op) if io is None else io
+    """((value, have, want) of each reshard around `op`, their shares or None): operands
+    into what the plan wants (an iota or constant is remade instead), results from what
+    the op produces into what their users want (unused results: none). A share is the
+    part of a reshard's cost paid each time the op runs: 1 / the trip count of a loop
+    its operand is invariant in (XLA hoists the reshard), else 1; None: all 1 (the
+    common case, kept cheap: this runs for every placement weighed). `io`: op_io's
+    answer."""
+    operands, results, _, made, used, hoisted_by = op_io(op) if io is None else io
     pairs = [p for p, source in zip(zip(operands, have_operands, want_operands), made)
              if not (source and p[2] is not None and not p[2].unreduced)]
-    return pairs + [p for p, use in zip(zip(results, produced, wanted), used) if use]
+    shares = None
+    if hoisted_by is not None:
+        shares = [1.0 / trips for p, source, trips in zip(
+            zip(operands, have_operands, want_operands), made, hoisted_by)
+            if not (source and p[2] is not None and not p[2].unreduced)]
+    pairs += [p for p, use in zip(zip(results, produced, wanted), used) if use]
+    if shares is not None:
+        shares += [1.0] * (len(pairs) - len(shares))
+    return pairs, shares
 
 
 def op_io(op, memo: PlanMemo | None = None) -> tuple:
     """(operands, results, their shapes, operands an iota or constant makes, results
-    someone reads) of `op`; read once per op where the memo's IR does not change
+    someone reads, per operand the trip count of a loop it is invariant in or 1, None
+    where all are 1: choice_calls.hoisted) of `op`; read once per op where the memo's IR does not change
     (`ir_frozen`: the whole-program choice), else each time (insert-reshards rewires
-    operands and uses as it goes)."""
+    operands and uses as it goes). Without a memo, no loop is looked at."""
     frozen = memo is not None and memo.ir_frozen
     key = ("io", id(op))
     found = memo.found.get(key) if frozen else None
     if found is None:
         operands, results = list(op.operands), list(op.results)
         found = (operands, results, [shape_of(v.type) for v in operands + results],
-                 [from_source(v) for v in operands], [has_uses(r) for r in results])
+                 [from_source(v) for v in operands], [has_uses(r) for r in results],
+                 hoisted(op, operands, memo))
         if frozen:
             memo.keep(key, op, found)
     return found
@@ -150,8 +166,10 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None 
     local shards (bytes read and written; a dot's flops), and the
     reshards from what it produces to what its users want."""
     total = 0.0
-    for value, have, want in _moves(op, have_operands, plan.operands, plan.results, wanted):
-        total += reshard_time(have, want, value.type, model, memo)
+    moves, shares = _moves(op, have_operands, plan.operands, plan.results, wanted)
+    for i, (value, have, want) in enumerate(moves):
+        total += reshard_time(have, want, value.type, model, memo) * (
+            shares[i] if shares else 1.0)
     return total + compute_time(op, plan, model)
 
 
