@@ -217,6 +217,9 @@ class Features:
     # read back as real + imag: complex_reductions.py (its own RNG: programs that do not
     # draw it stay the same; none with Features.bf16).
     complex_reductions: bool = True
+    # lax.scan's form: a stacked value carried through a while unchanged, sliced at the
+    # counter each step (scan_inputs.py; its own RNG).
+    scan_inputs: bool = True
     # Not a program feature: 1 seed in 3 (seed % 3 == 2) is partitioned with its plans
     # ranked by bytes (BYTES_RANKED_PROFILE, a profile in which nothing takes time), so
     # the lowerings the cpu profile takes only for large shards (halo exchanges,

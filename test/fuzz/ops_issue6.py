@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 import complex_reductions
+import scan_inputs
 from fuzz_text import (MAX_ELEMS, Value, dense, fmt_float, infinity, int_list,
                        potrf_target, ttype)
 
@@ -724,6 +725,9 @@ class Issue6Ops:
             carries.append(self.tame(v))
         if not carries:
             return None
+        xs = scan_inputs.stacked(self, carries)  # (own RNG) a carry returned unchanged
+        if xs is not None:
+            carries.append(xs)
         bound = rng.randint(0, 4)
         start = self.scalar_const(0, "i32")
         names = [self.fresh() for _ in range(len(carries) + 1)]
@@ -732,12 +736,17 @@ class Issue6Ops:
         block = [counter] + [Value(n, c.shape, c.dtype, m, c.exact).marked_as(c)
                              for n, c, m in zip(names[1:], carries, bounds)]
         body = self.region(block)
-        if rng.random() < 0.5:  # a scan step: xs[i] / ys.at[i]
+        if xs is not None:  # lax.scan's step: xs[i] of the unchanged carry
+            scan_inputs.step(body, block[-1], counter)
+        elif rng.random() < 0.5:  # a scan step: xs[i] / ys.at[i]
             getattr(body, rng.choice(["op_dynamic_slice_random",
                                       "op_dynamic_update_slice_random"]))(counter)
         self.fill_region(body, body.ops + rng.randint(0, MAX_REGION_OPS))
         results = []
         for arg, m in zip(block[1:], bounds):
+            if xs is not None and arg is block[-1]:
+                results.append(arg)  # the stacked inputs, returned unchanged
+                continue
             cands = [v for v in body.pool[::-1] if v.shape == arg.shape
                      and v.dtype == arg.dtype and (v.exact or not arg.exact)]
             v = cands[0] if cands and rng.random() < 0.8 else arg
