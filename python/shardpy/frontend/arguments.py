@@ -3,6 +3,8 @@ decides its program), a leaf as the executor takes it, argument numbers and name
 jax.jit takes them, and a leaf's path as the user wrote it (for errors)."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..ir import jaxlib_bridge
 from .boundary import key_impl
 
@@ -24,14 +26,20 @@ def int_tuple(value) -> tuple[int, ...]:
     return tuple(value)
 
 
-def path_name(index: int | None, path) -> str:
-    """A dynamic leaf's path as the user wrote it: args[i]... or, for a keyword-only
-    argument (index None), kwargs['name']...."""
+def path_name(index: int | None, path, names: Sequence[str] = ()) -> str:
+    """A dynamic leaf's path as jax.jit names it in its errors: the parameter's name
+    (`names`: the function's positional parameters) and the path into it, e.g.
+    y['a'][0]; args[i]... past the named parameters (*args); a keyword-only argument
+    (index None) by its keyword."""
     import jax
 
-    rest = path[1:] if path else ()
-    head = f"args[{index}]" if index is not None else "kwargs"
-    return head + jax.tree_util.keystr(tuple(rest))
+    rest = tuple(path[1:]) if path else ()
+    if index is None:  # {keyword: value}, the last dynamic argument
+        key = getattr(rest[0], "key", None) if rest else None
+        return (str(key) + jax.tree_util.keystr(rest[1:]) if key is not None
+                else "kwargs" + jax.tree_util.keystr(rest))
+    head = names[index] if index < len(names) else f"args[{index}]"
+    return head + jax.tree_util.keystr(rest)
 
 
 def name_tuple(names) -> tuple[str, ...]:

@@ -375,18 +375,41 @@ class Jitted:
             for i, arg in static:
                 try:
                     hash(arg)
-                except TypeError:
-                    raise TypeError(f"shardpy.jit: static argument {i} of type "
-                                    f"{type(arg).__name__} is not hashable") from None
+                except TypeError as err:
+                    # (ValueError, as jax.jit raises for it)
+                    raise ValueError(f"shardpy.jit: static argument {self._static_name(i)} of "
+                                     f"type {type(arg).__name__} is not hashable ({err}); "
+                                     f"pass a hashable value (a tuple, not a list)") from None
         dynamic = self._dynamic(args, kw)
         leaves, tree = jax.tree_util.tree_flatten(dynamic)
         try:
             signature = tuple(map(abstract_key, leaves))
         except TypeError:
             for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
-                abstract_key(leaf, path_name(self._dynamic_index(args, path), path))
+                abstract_key(leaf, self._leaf_name(args, path))
             raise
         return (static, tree, signature), leaves
+
+    def _static_name(self, i) -> str:
+        """A static argument by its parameter's name (`i`: its position, or its keyword)."""
+        if isinstance(i, str):
+            return i
+        try:
+            names = self._positional_parameters("static_argnums")
+        except ValueError:
+            names = []
+        return names[i] if i < len(names) else f"args[{i}]"
+
+    def _leaf_name(self, args, path) -> str:
+        """A dynamic leaf's name in an error, as jax.jit's: its parameter and the path
+        into it."""
+        import inspect
+
+        names = [] if self._signature is None else [
+            p.name for p in self._signature.parameters.values()
+            if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                          inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        return path_name(self._dynamic_index(args, path), path, names)
 
     def _dynamic_index(self, args, path):
         """The argument position a dynamic leaf's path starts in (None: a keyword-only
@@ -507,9 +530,9 @@ class Jitted:
                     visit(leaf, where + jax.tree_util.keystr(path))
         for path, leaf in jax.tree_util.tree_flatten_with_path(dynamic)[0]:
             if isinstance(leaf, jax.Array) and not isinstance(leaf, jax.core.Tracer):
-                visit(leaf.sharding, path_name(self._dynamic_index(args, path), path))
+                visit(leaf.sharding, self._leaf_name(args, path))
             elif isinstance(leaf, jax.ShapeDtypeStruct) and leaf.sharding is not None:
-                visit(leaf.sharding, path_name(self._dynamic_index(args, path), path))
+                visit(leaf.sharding, self._leaf_name(args, path))
         if not found:
             try:
                 ambient = jax.sharding.get_mesh()
