@@ -93,12 +93,49 @@ def _build_graph(module: ir.Operation, table: RuleTable, groups: list | None,
             block_ops.top(op)
         if op.name == "func.func":
             _build_func(g, op)
-    for callee, call, results in g.pending_calls:
+    result_edges = []
+    for callee, call, results, _, _ in g.pending_calls:
         returned = _region_terminator_operands(callee.regions[0])
+        first = len(g.nodes)
         for value, slot in zip(returned, results):
             _identity_edge(g, call, [g.slot(value)], slot, "call_edge")
+        result_edges.append((first, len(g.nodes)))
+    if g.pending_calls:
+        g.reorder(_inlined_order(g, result_edges))
     apply_constraints(g)
     return g
+
+
+def _inlined_order(g: Graph, result_edges: list[tuple[int, int]]) -> list[int]:
+    """The nodes in the order Shardy visits them first: its import turns each call into
+    a named computation holding the callee's body (edges on the arguments first, the
+    callee's ops, edges on the results right after), and its worklist starts with the
+    ops in program order. As built, a callee's nodes follow its caller's and the result
+    edges come last: a user of a call's result (a dot) then settles a conflict before
+    the result is sharded and keeps what the result, its larger operand, would have won
+    (test/Propagation/func_call_visit_order.mlir)."""
+    calls, funcs = g.pending_calls, g.func_nodes
+    callees = {call[3] for call in calls if call[3] in funcs}
+    order: list[int] = []
+    spliced: set[str] = set()
+
+    def emit(name: str) -> None:
+        first, end, first_call, end_call = funcs[name]
+        for k in range(first_call, end_call):
+            position, callee = calls[k][4], calls[k][3]
+            order.extend(range(first, position))
+            first = position
+            if callee in funcs and callee not in spliced:
+                spliced.add(callee)
+                emit(callee)
+            order.extend(range(*result_edges[k]))
+        order.extend(range(first, end))
+
+    for name in [n for n in funcs if n not in callees] + list(funcs):
+        if name not in spliced:  # (callees no caller reaches last, as built)
+            spliced.add(name)
+            emit(name)
+    return order
 
 
 def apply_constraints(g: Graph) -> None:
@@ -147,7 +184,10 @@ def _build_func(g: Graph, func_op) -> None:
     for t, sharding in zip(ftype.results, result_shardings):
         result_slots.append(g.new_slot(shape_of(t), sharding)
                             if isinstance(t, ir.RankedTensorType) else -1)
+    first, first_call = len(g.nodes), len(g.pending_calls)
     terminator = _build_block(g, body)  # (saves finding the block's last op again)
+    g.func_nodes[ir.StringAttr(func_op.attributes["sym_name"]).value] = (
+        first, len(g.nodes), first_call, len(g.pending_calls))
     for value, result_slot in zip(terminator.operands if terminator is not None else (),
                                   result_slots):
         if result_slot >= 0:
@@ -390,13 +430,14 @@ def _build_call(g: Graph, op: ir.Operation) -> None:
     """After call-graph flattening every callee has this one call site: its arguments
     and returns are tied to the call's operands and results by edges."""
     results = _seed_results(g, op)
-    callee = _lookup_func(g, ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+    name = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+    callee = _lookup_func(g, name)
     operands = [g.slot(v) for v in op.operands]
     if callee is not None and len(callee.regions[0].blocks):
         body = callee.regions[0].blocks[0]
         for arg, source in zip(body.arguments, operands):
             _identity_edge(g, op, [source], g.slot(arg), "call_edge")
-        g.pending_calls.append((callee, op, results))
+        g.pending_calls.append((callee, op, results, name, len(g.nodes)))
     g.writers.append(lambda w: write_results(w, op, results))
 
 

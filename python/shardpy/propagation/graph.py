@@ -91,7 +91,11 @@ class Graph:
         self.writers: list[Callable] = []  # write-back actions (given a write_back.Writer)
         self.result_writes: list[tuple[ir.Operation, list[int]]] = []  # ops with rules
         self.missing_rules: dict[str, ir.Location] = {}
-        self.pending_calls: list = []  # (callee, call op, result slots): edges added last
+        # (callee, call op, result slots, callee name, node index after the argument
+        # edges): the result edges are added last
+        self.pending_calls: list = []
+        # func name -> (first node, end node, first call, end call in pending_calls)
+        self.func_nodes: dict[str, tuple[int, int, int, int]] = {}
         # ir.Type -> (a small int naming it, its shape or None where not a ranked tensor)
         self.type_info: dict[ir.Type, tuple[int, tuple[int, ...] | None]] = {}
         self._interned: dict[TensorSharding, TensorSharding] = {}
@@ -174,6 +178,20 @@ class Graph:
             # worklist never queues a node twice.
             if slot >= 0:
                 slot_nodes[slot].append(index)
+        self._producers = None
+
+    def reorder(self, order: list[int]) -> None:
+        """Renumber the nodes: node `order[k]` becomes node k (`order` is a permutation).
+        The worklist visits nodes in index order (propagate.Propagator)."""
+        if order == list(range(len(self.nodes))):
+            return
+        new_index = [0] * len(order)
+        for k, old in enumerate(order):
+            new_index[old] = k
+        self.nodes = [self.nodes[old] for old in order]
+        self.slot_nodes = [sorted(new_index[i] for i in nodes) if nodes else nodes
+                           for nodes in self.slot_nodes]
+        self.irregular = sorted(new_index[i] for i in self.irregular)
         self._producers = None
 
     @property

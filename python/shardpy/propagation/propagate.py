@@ -217,8 +217,9 @@ class Propagator:
         if self._settled is None or len(self._settled) != n:
             self._settled = bytearray(n)
         settled, level_free, plain = self._settled, masks.level_free, masks.plain
-        # A stack (last in, first out) that starts with the nodes in program order, like
-        # MLIR's greedy driver in top-down mode; a node already queued keeps its place.
+        # A stack (last in, first out) that starts with the nodes in program order (a
+        # callee's at its call site: build._inlined_order), like MLIR's greedy driver in
+        # top-down mode; a node already queued keeps its place.
         # Nodes that move nothing at this level are left out (masks.in_worklist).
         held = masks.in_worklist(level)  # (bytes of 0 or 1)
         # At level 0 only pass-through (and forward-only) ops with unshared operands move

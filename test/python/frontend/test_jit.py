@@ -153,6 +153,35 @@ def test_scan_inside(mesh):
     np.testing.assert_allclose(np.asarray(g_ours), np.asarray(g_ref), rtol=1e-4, atol=1e-4)
 
 
+def _grad_through_relu(put, rand):
+    args = (put(rand(32, 8), "model", None), put(rand(16, 32), None, "model"),
+            put(rand(8, 16), "data", "model"), put(rand(8, 8), "data", "model"))
+    return jax.grad(lambda w2, w1, x, y: jnp.sum((jax.nn.relu(x @ w1) @ w2 - y) ** 2)), args
+
+
+def _grad_through_clip(put, rand):
+    args = put(rand(16, 32) / 11, None, "model"), put(rand(8, 16), "data", "model")
+    return jax.grad(lambda w, x: jnp.sum(jnp.clip(x @ w, -0.1, 0.1))), args
+
+
+@pytest.mark.parametrize("program", [_grad_through_relu, _grad_through_clip])
+def test_weight_gradient_laid_out_as_jax_jit(mesh, program):
+    """relu and clip lower to func.calls, whose results feed the weight gradient's dot
+    along with a smaller operand that is sharded on "model" too. Shardy visits a
+    callee's ops at its call site, so the call's result is sharded before that dot and,
+    the larger operand, gives the gradient "model"; shardpy visited callee bodies after
+    the caller and gave it the smaller operand's factor (P('model', None) transposed)."""
+    rng = np.random.default_rng(2)
+
+    def rand(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    f, args = program(lambda a, *spec: jax.device_put(a, named(mesh, *spec)), rand)
+    ours, theirs = shardpy.jit(f)(*args), jax.jit(f)(*args)
+    assert ours.sharding == theirs.sharding, (ours.sharding.spec, theirs.sharding.spec)
+    np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-4, atol=1e-4)
+
+
 def test_second_call_with_the_same_signature_reuses_the_program(mesh):
     x, w1, w2 = arrays(mesh, *LAYOUTS["dp"])
     f = shardpy.jit(mlp)
