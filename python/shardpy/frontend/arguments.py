@@ -42,6 +42,25 @@ def path_name(index: int | None, path, names: Sequence[str] = ()) -> str:
     return head + jax.tree_util.keystr(rest)
 
 
+def positional_names(signature) -> list[str]:
+    """The names of a function's positional parameters (none for an unreadable
+    signature, None)."""
+    import inspect
+
+    if signature is None:
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in signature.parameters.values() if p.kind in kinds]
+
+
+def static_name(signature, i) -> str:
+    """A static argument by its parameter's name (`i`: its position, or its keyword)."""
+    if isinstance(i, str):
+        return i
+    names = positional_names(signature)
+    return names[i] if i < len(names) else f"args[{i}]"
+
+
 def name_tuple(names) -> tuple[str, ...]:
     return (names,) if isinstance(names, str) else tuple(names or ())
 

@@ -30,7 +30,7 @@ from .boundary import (compile_args, key_impl, partition_module, results_named_a
                        wrap_keys)
 from . import meshes
 from .arguments import (TRANSFORMED, abstract_key, int_tuple, leaf_aval, name_tuple, path_name,
-                        signature_of)
+                        positional_names, signature_of, static_name)
 from .partition_cache import cached_partition
 
 PARTITION_PIPELINE = "builtin.module(shardpy-partition)"
@@ -324,13 +324,10 @@ class Jitted:
                 if p.kind == inspect.Parameter.KEYWORD_ONLY]
 
     def _positional_parameters(self, what: str) -> list[str]:
-        import inspect
-
         if self._signature is None:
             raise ValueError(f"shardpy.jit: {what} needs the function's signature, which "
                              f"inspect cannot read")
-        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        return [p.name for p in self._signature.parameters.values() if p.kind in kinds]
+        return positional_names(self._signature)
 
     def _positional(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """(positional arguments, keyword-only ones): keyword arguments moved to their
@@ -377,7 +374,7 @@ class Jitted:
                     hash(arg)
                 except TypeError as err:
                     # (ValueError, as jax.jit raises for it)
-                    raise ValueError(f"shardpy.jit: static argument {self._static_name(i)} of "
+                    raise ValueError(f"shardpy.jit: static argument {static_name(self._signature, i)} of "
                                      f"type {type(arg).__name__} is not hashable ({err}); "
                                      f"pass a hashable value (a tuple, not a list)") from None
         dynamic = self._dynamic(args, kw)
@@ -390,26 +387,10 @@ class Jitted:
             raise
         return (static, tree, signature), leaves
 
-    def _static_name(self, i) -> str:
-        """A static argument by its parameter's name (`i`: its position, or its keyword)."""
-        if isinstance(i, str):
-            return i
-        try:
-            names = self._positional_parameters("static_argnums")
-        except ValueError:
-            names = []
-        return names[i] if i < len(names) else f"args[{i}]"
-
     def _leaf_name(self, args, path) -> str:
-        """A dynamic leaf's name in an error, as jax.jit's: its parameter and the path
-        into it."""
-        import inspect
-
-        names = [] if self._signature is None else [
-            p.name for p in self._signature.parameters.values()
-            if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
-                          inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        return path_name(self._dynamic_index(args, path), path, names)
+        """A dynamic leaf's name in an error, as jax.jit's (arguments.path_name)."""
+        return path_name(self._dynamic_index(args, path), path,
+                         positional_names(self._signature))
 
     def _dynamic_index(self, args, path):
         """The argument position a dynamic leaf's path starts in (None: a keyword-only
