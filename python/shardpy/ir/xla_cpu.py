@@ -6,6 +6,10 @@ platform-neutral:
                                     XLA cannot fold (its compile time)
   cpu_fft_layouts.fft_layouts_pinned  every fft's operand and result in the default
                                     layout, which XLA:CPU's fft thunk needs
+  cpu_complex_sums.complex_sums_on_pairs  complex summing all_reduces / reduce_scatters
+                                    on (real, imag) pairs (XLA aborts on a broadcast
+                                    complex constant's; after offsets_through_case,
+                                    whose pieces the pair's two slices are not)
   cpu_collective_dims.collectives_on_dim0  all_gathers and reduce_scatters along a minor
                                     dim moved to dim 0 (XLA:CPU's are several times
                                     slower along minor dims)
@@ -15,6 +19,7 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from .cpu_collective_dims import collectives_on_dim0
+from .cpu_complex_sums import complex_sums_on_pairs
 from .cpu_fft_layouts import fft_layouts_pinned
 from .cpu_slices import offsets_through_case
 
@@ -24,5 +29,6 @@ def prepare_for_xla_cpu(module: ir.Operation, move_collectives: bool = True) -> 
     (a caller's jit, whose bf16 dots collectives_on_dim0 cannot look for)."""
     offsets_through_case(module)
     fft_layouts_pinned(module)
+    complex_sums_on_pairs(module)
     if move_collectives:
         collectives_on_dim0(module)

@@ -1,6 +1,7 @@
 """XLA:CPU bugs in the one-device reference that the fuzzer's features steer around,
 each pinned in a fresh process (jax.jit on one CPU device, jaxlib 0.10.2): when one of
-these fails, a jaxlib fixed it and the feature may draw the case again.
+these fails, a jaxlib fixed it and the feature may draw the case again. The last one
+needs devices and is steered around in shardpy itself:
 
   max of 4,096 elements or more drops NaN   nans.py reduces only smaller values
                                             (nans.XLA_CPU_NAN_LIMIT)
@@ -8,6 +9,8 @@ these fails, a jaxlib fixed it and the feature may draw the case again.
   returns garbage                           copies of them: fuzz_text.Value.nan)
   bf16 x bf16 = f32 dot of a transposed     ir/cpu_collective_dims.py moves no collective
   unfused operand is refused                to dim 0 in a module with such a dot
+  a psum of a broadcast complex constant    ir/cpu_complex_sums.py sums complex values
+  aborts the compile                        across devices as (real, imag) pairs
 """
 from __future__ import annotations
 
@@ -91,3 +94,40 @@ for f in cases:
         assert "DotThunk" in str(e), e
         print(False, end=" ")
 """
+
+
+def test_xla_cpu_aborts_on_a_psum_of_a_broadcast_complex_constant():
+    """A summing all_reduce (or reduce_scatter) of a broadcast complex constant kills the
+    process while XLA:CPU compiles it: "Check failed: buffer != nullptr" in the
+    AlgebraicSimplifier's HandleBroadcast (fuzz seed 9981257, where XLA folded a complex
+    reduce over zero elements to such a broadcast ahead of shardpy's all_reduce). f32,
+    a complex value not constant, and the (real, imag) pair shardpy sums instead run."""
+    found = [_aborts(PSUM_OF_BROADCAST.format(total=total)) for total in (
+        'jax.lax.psum(c, "x")',
+        'jax.lax.psum(jnp.full((4,), 1.0, jnp.float32), "x")',
+        'jax.lax.psum(x * (1 + 2j), "x")',
+        'jax.lax.psum(jnp.stack([c.real, c.imag], -1), "x") @ jnp.array([1, 1j])')]
+    assert found == [True, False, False, False], found
+
+
+PSUM_OF_BROADCAST = """
+from jax.sharding import Mesh, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()), ("x",))
+def f(x):
+    c = jnp.full((4,), 1 + 2j, jnp.complex64)
+    return {total} + x
+f = jax.jit(jax.shard_map(f, mesh=mesh, in_specs=P(), out_specs=P()))
+print(np.asarray(f(jnp.zeros(4, jnp.complex64))))
+"""
+
+
+def _aborts(code: str) -> bool:
+    """Whether `code` on two CPU devices dies of XLA's check (else it must run)."""
+    found = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True,
+                           text=True, timeout=120,
+                           env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin",
+                                "XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
+    if found.returncode == 0:
+        return False
+    assert "Check failed: buffer != nullptr" in found.stderr, found.stderr[-2000:]
+    return True
