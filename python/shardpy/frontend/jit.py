@@ -28,7 +28,7 @@ from ..ir.shard_map_executor import shard_map_executor
 from ..ir.callbacks import CUSTOM_PARTITIONING
 from .boundary import (compile_args, key_impl, partition_module, results_named_as_jax,
                        wrap_keys)
-from . import meshes
+from . import fast_path, meshes
 from .arguments import (TRANSFORMED, abstract_key, int_tuple, leaf_aval, name_tuple, path_name,
                         positional_names, signature_of, static_name)
 from .partition_cache import cached_partition
@@ -237,9 +237,22 @@ class Jitted:
         self.__name__ = getattr(fun, "__name__", "fun")
         self.__doc__ = getattr(fun, "__doc__", None)
         self.__wrapped__ = fun
+        # Calls go through jax.jit's C++ dispatch; a signature it has not run yet
+        # comes back to the Python path, _call (fast_path.py).
+        self._fast = fast_path.dispatch_for(self)
 
     # -- public ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if self._fast is not None:
+            try:
+                return self._fast(*args, **kwargs)
+            except ValueError as err:  # (the Python path's error names the argument)
+                if "Non-hashable static" not in str(err):
+                    raise
+        return self._call(args, kwargs)[0]
+
+    def _call(self, args, kwargs):
+        """The Python path: (the result, the program that made it or None, its leaves)."""
         args, kw = self._positional(args, kwargs)
         leaves, program = self._program(args, kw)
         if program is None:
@@ -248,8 +261,8 @@ class Jitted:
             # staged as jax.jit stages it (an outer shardpy.jit then partitions it with
             # the rest; eagerly, XLA does). shardpy.jit(jax.grad(f)) partitions the
             # gradient itself.
-            return self._as_jax_jit()(*args, **kw)
-        return _execute(program.executor_for(leaves), leaves, program)
+            return self._as_jax_jit()(*args, **kw), None, leaves
+        return _execute(program.executor_for(leaves), leaves, program), program, leaves
 
     def _as_jax_jit(self):
         import jax
@@ -276,6 +289,8 @@ class Jitted:
         """Forget the programs made for earlier signatures (as jax.jit's clear_cache)."""
         with self._lock:
             self._cache.clear()
+            if self._fast is not None:
+                self._fast._clear_cache()
         found = getattr(self, "_jax_jit", None)
         if found is not None:
             found.clear_cache()
