@@ -18,10 +18,10 @@ signature runs that call's executable itself, as jax.jit does on a hit:
 The data is jax's own MeshExecutableFastpathData, made of the executor's compiled
 executable (the same one the Python path ran: jax caches it) and the user-level output
 tree. None (the C++ keeps calling the Python path for that signature) where the path
-does more than run the executable on the call's own leaves: typed keys in or out, a
-donated argument placed before the call, tracers, host callbacks or ordered effects,
-or leaves that are not the call's in jax's order (a keyword argument bound to a
-positional parameter, a default filled in).
+does more than run the executable on the call's own leaves: typed keys in or out,
+tracers, ordered effects, or leaves that are not the call's in jax's order (a keyword
+argument bound to a positional parameter, a default filled in). An uncommitted donated
+argument, which the Python path places first, the C++ places itself (as jax.jit).
 
 Like ir/jaxlib_bridge.py it reaches into jax beyond its public API and is pinned to
 jax/jaxlib 0.10.2; where those names are missing, shardpy.jit keeps its Python path.
@@ -105,9 +105,13 @@ def hit_data(raw_args: tuple, raw_kwargs: dict, static_argnums, static_argnames,
         return None
     kept = tuple(range(len(leaves))) if program.kept is None else program.kept
     taken = [leaves[i] for i in kept]
-    for i, _ in program.place_donated:  # an uncommitted donated leaf is placed first
-        if not (isinstance(taken[i], jax.Array) and taken[i].committed):
-            return None
+    for i, sharding in program.place_donated:
+        x = taken[i]
+        if isinstance(x, jax.Array) and not x.committed:
+            # The Python path placed it first (frontend/jit.py _execute); on a hit
+            # the C++ moves an uncommitted argument onto the executable's sharding
+            # itself, as jax.jit does: the same copy, donated.
+            taken[i] = jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=sharding)
     compiled = program.executor.lower(*taken).compile()  # (jax's cache: the one just run)
     executable = compiled._executable
     if (not isinstance(executable, pxla.MeshExecutable)

@@ -184,3 +184,21 @@ def test_an_error_on_a_miss_is_raised_again_on_the_next_call(mesh):
         with pytest.raises(TypeError, match="dot_general"):
             f(x, x)
     np.testing.assert_array_equal(np.asarray(f(x, x.T)), np.full((8, 8), 4.0))
+
+
+def test_an_uncommitted_donated_argument_is_placed_on_the_fast_path_too(mesh, monkeypatch):
+    def count_step(state, x):  # optax's step count is made outside any jit: uncommitted
+        return {"w": state["w"] * 2, "count": state["count"] + 1}, x.sum()
+
+    f = shardpy.jit(count_step, donate_argnums=0)
+    calls = counted(monkeypatch, f)
+    x = jax.device_put(np.ones((8, 4), np.float32), named(mesh, "data"))
+    for k in range(3):  # fresh arguments each call: the count arrives uncommitted
+        state = {"w": jax.device_put(np.full((8, 4), k, np.float32), named(mesh, "data")),
+                 "count": jnp.asarray(k, np.int32)}
+        assert not state["count"].committed
+        expected = jax.jit(count_step)(jax.tree_util.tree_map(jnp.copy, state), x)
+        got = f(state, x)
+        assert state["w"].is_deleted()
+        check(got, expected)
+    assert len(calls) == 1
