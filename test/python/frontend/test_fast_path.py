@@ -202,3 +202,17 @@ def test_an_uncommitted_donated_argument_is_placed_on_the_fast_path_too(mesh, mo
         assert state["w"].is_deleted()
         check(got, expected)
     assert len(calls) == 1
+
+
+def test_unused_arguments_are_dropped_on_the_fast_path_too(mesh, monkeypatch):
+    def f(a, unused, b):
+        return a * 2 + b
+
+    x = jax.device_put(np.arange(32, dtype=np.float32).reshape(8, 4), named(mesh, "data"))
+    y = jax.device_put(np.ones((8, 4), np.float32), named(mesh, None, "model"))
+    for keep_unused in (False, True):
+        ours = shardpy.jit(f, keep_unused=keep_unused)
+        calls = counted(monkeypatch, ours)
+        for k in range(3):
+            check(ours(x + k, y, y), jax.jit(f, keep_unused=keep_unused)(x + k, y, y))
+        assert len(calls) == 1
