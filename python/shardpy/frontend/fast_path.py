@@ -76,10 +76,13 @@ def make_dispatch(name: str, static_argnums: tuple, static_argnames: tuple,
     eager.__name__ = name
     # A cache of this jit's own: the global ones are keyed by the function, and the
     # user's function under jax.jit must never find shardpy's executables.
-    key = pxla.JitGlobalCppCacheKeys(donate_argnums=tuple(donate_argnums) or None)
-    return _jax.pjit(name, eager, cache_miss, tuple(static_argnums), tuple(static_argnames),
-                     key, tree_util.dispatch_registry, pxla.cc_shard_arg,
-                     _jax.PjitFunctionCache())
+    try:
+        key = pxla.JitGlobalCppCacheKeys(donate_argnums=tuple(donate_argnums) or None)
+        return _jax.pjit(name, eager, cache_miss, tuple(static_argnums),
+                         tuple(static_argnames), key, tree_util.dispatch_registry,
+                         pxla.cc_shard_arg, _jax.PjitFunctionCache())
+    except TypeError:  # (another jaxlib's signature: the Python path only)
+        return None
 
 
 def hit_data(raw_args: tuple, raw_kwargs: dict, static_argnums, static_argnames,

@@ -168,7 +168,59 @@ def shard_map_executor(module_text: str, mesh, in_specs, out_specs, local_outs, 
     named = [n[:2] for n in out_named] if out_named else [(mesh, s) for s in out_specs]
     out_shardings = tuple(jax.sharding.NamedSharding(m, spec, memory_kind=kind)
                           for (m, spec), kind in zip(named, kinds))
-    return jax.jit(run, donate_argnums=tuple(donate), out_shardings=out_shardings)
+    return _compiled_by_gspmd(
+        jax.jit(run, donate_argnums=tuple(donate), out_shardings=out_shardings), standalone,
+        host_callbacks)
+
+
+class _GspmdJit:
+    """A standalone executor's jax.jit, traced, lowered and compiled with XLA's GSPMD
+    partitioner instead of Shardy (jax's `jax_use_shardy_partitioner` off around it):
+    the program is partitioned already, one fully manual shard_map with its inputs and
+    outputs laid out, and XLA's Shardy pipeline (import, propagation, export, then the
+    SPMD partitioner) finds nothing to do in it but costs ~0.2-0.3 s of a gpt_dp_tp
+    compile; GSPMD's partitioner passes over the manual region. The flag is part of
+    jax's jit key, so calls, lower() and compile() all run under it (else jax would
+    lower and compile the executor again, with Shardy)."""
+
+    def __init__(self, jitted):
+        self._jitted = jitted
+
+    def __call__(self, *args):
+        with _gspmd():
+            return self._jitted(*args)
+
+    def lower(self, *args):
+        with _gspmd():
+            return _GspmdLowered(self._jitted.lower(*args))
+
+
+class _GspmdLowered:
+    def __init__(self, lowered):
+        self._lowered = lowered
+
+    def compile(self, *args, **kwargs):
+        with _gspmd():
+            return self._lowered.compile(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._lowered, name)
+
+
+def _gspmd():
+    from jax._src import config
+
+    return config.use_shardy_partitioner(False)
+
+
+def _compiled_by_gspmd(jitted, standalone: bool, host_callbacks):
+    """`jitted` under _GspmdJit where it is its own program (traced into a caller's
+    jit, it is lowered and compiled with the caller's) and calls no Python callback
+    (GSPMD places a callback's maximal sharding inside the manual region by a full
+    rematerialization, and runs it on the wrong devices). Only where the results'
+    shardings are given: where XLA lays them out (nothing sharded, uneven results),
+    Shardy's propagation must choose them, as under jax.jit."""
+    return _GspmdJit(jitted) if standalone and not host_callbacks else jitted
 
 
 def _constrained(x, mesh, spec, explicit: bool):
