@@ -179,3 +179,12 @@ def _all_pass(seeds, pool, failures_dir) -> None:
     bad = [f"seed {o.seed}: {o.status}: {(o.detail.splitlines() or [''])[0][:300]}"
            for o in outcomes if o.status != "pass"]
     assert len(outcomes) == len(seeds) and not bad, "\n".join(bad)
+
+
+def test_interior_pad_beside_an_empty_dim(pool, tmp_path_factory):
+    """Seed 10007498 (the bytes-only profile, the GSPMD round trip), the one partitioner
+    error of the 10,000-program run of 2026-11-29: a pad with interior padding on a dim
+    sharded 8 ways, whose operand's other dim had no elements and was padded to 4; the
+    wide pad each device cuts its part from took 0 for that dim (pad_slice.lower_pad;
+    test/Regressions/interior_pad_of_sharded_dim_beside_empty_dim.mlir)."""
+    _all_pass([10_007_498], pool, tmp_path_factory.mktemp("fuzz_failures_empty_pad"))

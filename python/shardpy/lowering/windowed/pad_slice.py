@@ -77,7 +77,8 @@ def lower_pad(lw, op) -> bool:
         return False
     # Interior padding with shard offsets that differ: pad wide, cut each device's part.
     rtype = ir.RankedTensorType(result.type)
-    padded = [a + (a - 1) * i + lo + hi if a else 0 for a, i, lo, hi in zip(
+    # (A dim without elements pads to low + high: no interior between no elements.)
+    padded = [a + max(a - 1, 0) * i + lo + hi for a, i, lo, hi in zip(
         shape_of(value.type), analysis.attrs["interior"], analysis.attrs["low"],
         analysis.attrs["high"])]
     local_out = list(rtype.shape)
