@@ -125,7 +125,8 @@ class ShardingChoice:
         self.module = module
         self.max_ops = max_ops
         self.state = ShardingState(module)
-        self.cache = PlanCache(table, partial(choose_plan, model=model), ir_frozen=True)
+        self.cache = PlanCache(table, partial(choose_plan, model=model), ir_frozen=True,
+                               costs_only=True)
         self.model = model
         self.report: dict = {}
         self.groups: list[_Group] = []

@@ -153,9 +153,13 @@ class PlanCache:
     operand_shardings, result_shardings, template)` makes a plan on a miss
     (plan_choice.choose_plan, passed in: the choice sits above this module)."""
 
-    def __init__(self, table: RuleTable, choose, ir_frozen: bool = False):
+    def __init__(self, table: RuleTable, choose, ir_frozen: bool = False,
+                 costs_only: bool = False):
         self.table = table
         self.choose = choose
+        # The whole-program choice reads only a plan's estimated time: its shardings are
+        # then neither interned nor checked against the op's (decide_moves).
+        self.costs_only = costs_only
         self._rules: dict = {}      # (name, types, attributes) -> (token, rule)
         self._plans: dict = {}      # (rule token, shardings by identity, ...) -> OpPlan
         self._interned: dict = {}   # sharding -> one object per distinct sharding
@@ -270,9 +274,10 @@ class PlanCache:
                 combine = entry.combine(op)
             plan = self.choose(op, rule, entry, combine, operand_shardings,
                                result_shardings, template, memo=self.memo)
-            plan.operands = [self.intern(s) for s in plan.operands]
-            plan.results = [self.intern(s) for s in plan.results]
-            decide_moves(plan, operand_shardings, result_shardings)
+            if not self.costs_only:
+                plan.operands = [self.intern(s) for s in plan.operands]
+                plan.results = [self.intern(s) for s in plan.results]
+                decide_moves(plan, operand_shardings, result_shardings)
             # Keep the shardings of the key alive: their ids are part of the key.
             self._plans[plan_key] = plan
             self._interned.setdefault(("keep", plan_key),

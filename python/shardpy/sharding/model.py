@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 
 class ShardingError(ValueError):
@@ -114,9 +114,12 @@ class Mesh:
 # --------------------------------------------------------------------------- axes
 
 
-@dataclass(frozen=True)
-class AxisRef:
-    """A mesh axis, or the sub-axis `"name":(pre_size)size` of one."""
+class AxisRef(NamedTuple):
+    """A mesh axis, or the sub-axis `"name":(pre_size)size` of one.
+
+    A named tuple, not a frozen dataclass: hashing and comparing refs is what the
+    planners and propagation do most, and a tuple does both in C (the same hash value
+    as the dataclass's, so no set iterates otherwise)."""
 
     name: str
     sub: tuple[int, int] | None = None  # (pre_size, size)
