@@ -362,85 +362,91 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     n = rule.num_factors
     if whole is None:
         whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
-    major_dims, in_results = _rule_facts(rule, shapes)
-
-    def most_sharded(candidates_of) -> list[AxisRef]:
-        best: list[AxisRef] = []
-        best_size = 1
-        for t in candidates_of:
-            fs = t.factors.get(f) if t is not None else None
-            if fs is not None:
-                size = aa.axes_size(fs.axes, sizes)
-                if size > best_size:
-                    best, best_size = list(fs.axes), size
-        return best
-
-    candidates: list[list[AxisRef]] = [[] for _ in range(n)]
+    major_dims, in_results, shared_dims = _rule_facts(rule, shapes)
+    size_of, conflicts, axes_size = aa.size, aa.conflicts, aa.axes_size
+    operands = [t.factors for t in tensors[:num_operands] if t is not None]
+    results = [] if prefer == "operands" else [
+        t.factors for t in tensors[num_operands:] if t is not None]
+    candidates: list = []
     from_results = [False] * n  # the axes are the results' own (not an operand's)
     for f in range(n):
-        if prefer == "operands":
-            candidates[f] = most_sharded(tensors[:num_operands])
-            continue
-        for t in tensors[num_operands:]:
-            fs = t.factors.get(f) if t is not None else None
+        axes = None
+        for factors in results:  # (none with prefer="operands")
+            fs = factors.get(f)
             if fs is not None and (fs.axes or fs.overflow):
-                candidates[f] = list(fs.axes)
+                axes = fs.axes
                 from_results[f] = True
                 break
-        else:
-            candidates[f] = most_sharded(tensors[:num_operands])
+        if axes is None:  # the most sharded operand's (the first of the largest)
+            axes, best = (), 1
+            for factors in operands:
+                fs = factors.get(f)
+                if fs is not None and fs.axes:
+                    size = axes_size(fs.axes, sizes)
+                    if size > best:
+                        axes, best = fs.axes, size
+        candidates.append(axes)
     if prefer == "operands":
-        order = sorted(range(n), key=lambda f: (-aa.axes_size(candidates[f], sizes), f))
+        order = sorted(range(n), key=lambda f: (-axes_size(candidates[f], sizes), f))
     elif prefer == "result-layout":
         # The factors the results shard first: a result factor the results leave whole
         # takes an operand's axis only where the results' own layout does not use it.
         order = sorted(range(n), key=lambda f: (not in_results[f], not from_results[f], f))
     else:
         order = sorted(range(n), key=lambda f: (not in_results[f], f))
+    kinds, factor_sizes = rule.kinds, rule.factor_sizes
     chosen: list[list[AxisRef]] = [[] for _ in range(n)]
     used: list[AxisRef] = []
     for f in order:
-        kind = rule.kinds[f]
+        wanted = candidates[f]
+        if not wanted:
+            continue
+        kind = kinds[f]
         if kind is FactorKind.NEED_REPLICATION or f in whole:
             continue
         if kind is FactorKind.REDUCTION and not reduction_ok:
             continue
-        axes = []
+        axes = chosen[f]
         total = 1
-        for ref in candidates[f]:
-            if any(aa.conflicts(ref, u, sizes) for u in used):
+        for ref in wanted:
+            clash = False
+            for u in used:
+                if conflicts(ref, u, sizes):
+                    clash = True
+                    break
+            if clash:
                 break
-            size = aa.size(ref, sizes)
-            if (rule.factor_sizes[f] % (total * size) or any(
-                    dim % (total * size) for dim in major_dims[f])) and not (
-                    uneven and uneven[f]):
+            size = size_of(ref, sizes)
+            shards = total * size
+            if (factor_sizes[f] % shards or any(dim % shards for dim in major_dims[f])) \
+                    and not (uneven and uneven[f]):
                 # Padded shards only where shardpy.lowering.padding allows them; else the
                 # largest prefix of the axis that divides (e.g. 4 of "x"=8 for 4 rows).
-                common = gcd(size, *(n // total for n in [rule.factor_sizes[f]]
+                common = gcd(size, *(n // total for n in [factor_sizes[f]]
                                      + major_dims[f]))
                 if common > 1:
                     axes.append(aa.sub_prefix(ref, common, sizes))
                 break
             axes.append(ref)
-            total *= size
-        chosen[f] = axes
+            total = shards
         used += axes
     # A dim holding several factors can only shard a later factor when every earlier
-    # one is fully sharded (else the shard would be a strided view).
-    for tensor in rule.operands + rule.results:
-        for dim in tensor:
-            blocked = False
-            for f in dim:
-                if blocked:
-                    chosen[f] = []
-                elif aa.axes_size(chosen[f], sizes) < rule.factor_sizes[f]:
-                    blocked = True
+    # one is fully sharded (else the shard would be a strided view). (Dims of one
+    # factor never block: only `shared_dims`, in tensor order.)
+    for dim in shared_dims:
+        blocked = False
+        for f in dim:
+            if blocked:
+                chosen[f] = []
+            elif axes_size(chosen[f], sizes) < factor_sizes[f]:
+                blocked = True
     return chosen
 
 
 # (id(rule), shapes) -> (rule, (major dims per factor, whether each factor is in a
-# result)): what choose_factor_axes reads of a rule, the same for every placement
-# weighed (rules are made once per op kind, types and attributes: plan_cache.py).
+# result, the dims holding several factors)): what choose_factor_axes reads of a rule,
+# the same for every placement weighed (rules are made once per op kind, types and
+# attributes: plan_cache.py).
 _RULE_FACTS: dict = {}
 
 
@@ -457,10 +463,13 @@ def _rule_facts(rule: OpRule, shapes) -> tuple:
                 if factors and dim < len(shape):
                     major_dims[factors[0]].append(shape[dim])
     in_results = [any(f in dim for t in rule.results for dim in t) for f in range(n)]
+    shared_dims = [tuple(dim) for t in rule.operands + rule.results for dim in t
+                   if len(dim) > 1]
     if len(_RULE_FACTS) > 100_000:
         _RULE_FACTS.clear()
-    _RULE_FACTS[key] = (rule, (major_dims, in_results))  # (kept alive: its id stays its)
-    return major_dims, in_results
+    # (kept alive: its id stays its own)
+    _RULE_FACTS[key] = (rule, (major_dims, in_results, shared_dims))
+    return major_dims, in_results, shared_dims
 
 
 def _one_sided_factors_replicated(rule: OpRule, op: ir.Operation) -> OpRule:

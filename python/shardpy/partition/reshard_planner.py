@@ -47,7 +47,7 @@ which is exact as shard i covers the same elements whichever device holds it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..sharding import axis_algebra as aa
 from ..sharding.device_groups import permute_rounds
@@ -217,7 +217,15 @@ def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes
         raise ReshardError(f"rank mismatch: {src} -> {dst}")
     if not same_mesh(src, dst):
         return _cross_mesh_plan(src, dst, shape, element_bytes, num_devices, model)
-    valid = candidate_plans(src, dst, shape, element_bytes)
+    key = (src, dst, _shape_key(src, dst, shape))
+    known = _SHAPED.get(key)
+    if known is None:
+        valid = candidate_plans(src, dst, shape, element_bytes)
+        if len(_SHAPED) >= _MAX_PLANS:
+            _SHAPED.clear()
+        _SHAPED[key] = [p.steps for p in valid]
+    else:  # the same steps, their bytes for this shape
+        valid = [Plan(_costed(steps, src, shape, element_bytes)) for steps in known]
     if valid:
         # Time (or bytes), then the largest buffer a plan makes (a gather then slice
         # moves as much as a collective_permute of the same shards, with a whole dim in
@@ -225,6 +233,53 @@ def _plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes
         return min(valid, key=lambda p: rank_key(p, model,
                                                  _peak_bytes(p, src, shape, element_bytes)))
     return _last_resort(src, dst, shape, element_bytes)
+
+
+# (src, dst, _shape_key) -> the steps of each plan candidate_plans weighs: between two
+# layouts of one mesh, the plans' steps depend on the shape only through _shape_key; their
+# bytes are costed again for each shape (_costed). Values of a model have a few layouts
+# and many shapes (a layer's activations, its weights, their gradients).
+_SHAPED: dict = {}
+
+
+def _shape_key(src: TensorSharding, dst: TensorSharding, shape) -> tuple:
+    """What of `shape` the plans between `src` and `dst` (one mesh) depend on, per dim:
+    -1 where neither shards it (no step does), 0 where the mesh's size divides it (so
+    does every shard count of its: each step's blocks are even), else its size (padded
+    shards: which gathers and slices line up, padding.exact_step)."""
+    n = src.mesh.size
+    return tuple(-1 if not (a.axes or b.axes) else 0 if size % n == 0 else size
+                 for size, a, b in zip(shape, src.dims, dst.dims))
+
+
+def _costed(steps, src: TensorSharding, shape, element_bytes: int) -> list[Step]:
+    """`steps` (one plan's, from `src`) with each step's bytes per device for `shape`:
+    the cost model of the module docstring, on the buffer before the step (all_reduce,
+    reduce_scatter, all_to_all, collective_permute) or after it (all_gather), as each
+    plan maker computes it."""
+    out = []
+    before = local_bytes(src, shape, element_bytes)
+    for step in steps:
+        after = local_bytes(step.result, shape, element_bytes)
+        cost = float(before) if step.kind == "collective_permute" else step_bytes(
+            step.kind, step.group, before, after)
+        out.append(replace(step, cost=cost))
+        before = after
+    return out
+
+
+def step_bytes(kind: str, n: int, before: int, after: int) -> float:
+    """Bytes per device of one collective over groups of `n` devices, of a buffer of
+    `before` bytes (`after`: its size after the step): all_reduce 2(n-1)/n of it,
+    all_gather (n-1)/n of the result, reduce_scatter and all_to_all (n-1)/n of the
+    input; nothing for local steps (all_slice, replicated_to_unreduced)."""
+    if kind == "all_reduce":
+        return 2 * (n - 1) / n * before
+    if kind == "all_gather":
+        return (n - 1) / n * after
+    if kind in ("reduce_scatter", "all_to_all"):
+        return (n - 1) / n * before
+    return 0.0
 
 
 def _peak_bytes(plan: Plan, src: TensorSharding, shape, element_bytes: int) -> int:
@@ -343,6 +398,7 @@ def _through_cleared_axes(src, dst, shape, element_bytes) -> Plan | None:
 
 def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
     sizes = src.mesh.axes
+    size_of = aa.size
     cur, tgt, unreduced, want_unreduced = refine(
         [list(d.axes) for d in src.dims], [list(d.axes) for d in dst.dims],
         list(src.unreduced), list(dst.unreduced), sizes)
@@ -357,20 +413,20 @@ def _general_plan(src, dst, shape, element_bytes) -> Plan | None:
         apply = kw.pop("apply")
         apply()
         now = current()
-        after = local_bytes(now, shape, element_bytes)
+        after = current_bytes()
         n = kw.pop("group")
-        if kind == "all_reduce":
-            cost = 2 * (n - 1) / n * before
-        elif kind == "all_gather":
-            cost = (n - 1) / n * after
-        elif kind in ("reduce_scatter", "all_to_all"):
-            cost = (n - 1) / n * before
-        else:
-            cost = 0.0
-        plan.steps.append(Step(kind, now, cost=cost, group=n, **kw))
+        plan.steps.append(Step(kind, now, cost=step_bytes(kind, n, before, after), group=n,
+                               **kw))
 
     def current_bytes() -> int:
-        return local_bytes(current(), shape, element_bytes)
+        # local_bytes(current()): the shards per dim are the products of its pieces
+        total = element_bytes
+        for size, axes in zip(shape, cur):
+            shards = 1
+            for ref in axes:
+                shards *= size_of(ref, sizes)
+            total *= -(-size // shards)
+        return total
 
     def prefix(d: int) -> int:
         return _common_prefix(cur[d], tgt[d])

@@ -8,7 +8,6 @@ the source layout of a random global array into the target layout.
 """
 from __future__ import annotations
 
-import itertools
 import random
 
 import numpy as np
@@ -364,6 +363,42 @@ def test_random_plans_reach_the_target_layout(seed):
         pass
     shape = tuple(8 * rng.choice([1, 2]) for _ in range(rank))
     check_plan(src, dst, shape, seed)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
+    # The planner keeps a pair's plan steps per _shape_key and costs them again for each
+    # shape: the same plans, bytes and times, as planning from nothing for that shape
+    # (even, uneven and size-1 dims; by bytes and by the cpu time model).
+    from shardpy.partition import reshard_planner as rp
+    from shardpy.sharding.collective_time import load_profile
+
+    rng = random.Random(seed)
+    mesh = rng.choice(MESHES + ODD_MESHES)
+    rank = rng.randint(1, 3)
+    make = random_sharding if mesh in MESHES else random_decomposed_sharding
+    src = make(mesh, rng, rank, allow_unreduced=True)
+    dst = make(mesh, rng, rank, allow_unreduced=rng.random() < 0.3)
+    model = load_profile("cpu") if seed % 2 else None
+    shapes = [tuple(rng.choice([1, 2, 3, 6, 8, 12, 24, 40]) * rng.choice([1, 8])
+                    for _ in range(rank)) for _ in range(6)]
+
+    def plans(reuse: bool):
+        out = []
+        rp._SHAPED.clear()
+        for shape in shapes:
+            rp._PLANS.clear()
+            if not reuse:
+                rp._SHAPED.clear()
+            try:
+                plan = rp.plan_reshard(src, dst, shape, 2, model=model)
+            except rp.ReshardError as err:
+                out.append(str(err))
+                continue
+            out.append((plan.last_resort, plan.steps, plan.time(model) if model else 0))
+        return out
+
+    assert plans(reuse=True) == plans(reuse=False)
 
 
 # --------------------------------------------------------------------------- issue 19
