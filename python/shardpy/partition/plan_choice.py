@@ -129,14 +129,23 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     for whole in options:
         by_results = None
         for prefer, reduction_ok in reductions:
-            # prefer="operands" reads only the operands' factor shardings.
-            key = ("axes", id(op), id(rule), sizes, prefer, reduction_ok, whole, tuple(map(
-                id, tensors[:num_operands] if prefer == "operands" else tensors)))
+            # The factors' candidate axes, once per tensors (prefer="operands" reads
+            # only the operands' factor shardings; the other prefers agree), then their
+            # assignment, once per candidates: combinations of the whole-program choice
+            # that differ in a value this op's candidates do not read share it.
+            by_operands = prefer == "operands"
+            key = ("candidates", id(rule), sizes, by_operands, tuple(map(
+                id, tensors[:num_operands] if by_operands else tensors)))
+            candidates = found.get(key)
+            if candidates is None:
+                candidates = memo.keep(key, (rule, tensors), factor_candidates(
+                    rule, tensors, num_operands, sizes, prefer))
+            key = ("assign", id(rule), id(shapes), id(uneven), sizes, prefer, reduction_ok,
+                   whole, candidates)
             factor_axes = found.get(key)
             if factor_axes is None:
-                factor_axes = memo.keep(key, op, choose_factor_axes(
-                    rule, tensors, num_operands, sizes, reduction_ok, whole, prefer, shapes,
-                    uneven))
+                factor_axes = memo.keep(key, (rule, shapes, uneven), assign_factor_axes(
+                    rule, *candidates, sizes, reduction_ok, whole, prefer, shapes, uneven))
             if prefer == "results":
                 by_results = factor_axes
             elif prefer == "result-layout" and factor_axes == by_results:
@@ -359,17 +368,27 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
     need-replication factors stay unsharded. With `shapes` (operands then results), a
     factor major in a dim must also divide that dim (a permutation factor can be sized
     unlike some of its dims: a pad's result, a concatenate's operands)."""
-    n = rule.num_factors
     if whole is None:
         whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
-    major_dims, in_results, shared_dims = _rule_facts(rule, shapes)
-    size_of, conflicts, axes_size = aa.size, aa.conflicts, aa.axes_size
+    candidates, from_results = factor_candidates(rule, tensors, num_operands, sizes, prefer)
+    return assign_factor_axes(rule, candidates, from_results, sizes, reduction_ok, whole,
+                              prefer, shapes, uneven)
+
+
+def factor_candidates(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
+                      sizes, prefer: str) -> tuple[tuple, tuple]:
+    """(per factor the axes it would take, per factor whether they are a result's):
+    choose_factor_axes' first half, which reads the tensors. prefer="operands": the
+    most sharded operand's (the first of the largest); else the first result that
+    shards the factor, or the most sharded operand's. Every prefer other than
+    "operands" gives the same answer."""
+    axes_size = aa.axes_size
     operands = [t.factors for t in tensors[:num_operands] if t is not None]
     results = [] if prefer == "operands" else [
         t.factors for t in tensors[num_operands:] if t is not None]
     candidates: list = []
-    from_results = [False] * n  # the axes are the results' own (not an operand's)
-    for f in range(n):
+    from_results = [False] * rule.num_factors  # the axes are the results' own
+    for f in range(rule.num_factors):
         axes = None
         for factors in results:  # (none with prefer="operands")
             fs = factors.get(f)
@@ -377,7 +396,7 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
                 axes = fs.axes
                 from_results[f] = True
                 break
-        if axes is None:  # the most sharded operand's (the first of the largest)
+        if axes is None:
             axes, best = (), 1
             for factors in operands:
                 fs = factors.get(f)
@@ -385,7 +404,18 @@ def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_op
                     size = axes_size(fs.axes, sizes)
                     if size > best:
                         axes, best = fs.axes, size
-        candidates.append(axes)
+        candidates.append(tuple(axes))
+    return tuple(candidates), tuple(from_results)
+
+
+def assign_factor_axes(rule: OpRule, candidates, from_results, sizes, reduction_ok: bool,
+                       whole: frozenset[int], prefer: str, shapes=None, uneven=None
+                       ) -> list[list[AxisRef]]:
+    """choose_factor_axes' second half: the factors take their candidates' axes in
+    `prefer`'s order, as far as they fit (see there)."""
+    n = rule.num_factors
+    major_dims, in_results, shared_dims = _rule_facts(rule, shapes)
+    size_of, conflicts, axes_size = aa.size, aa.conflicts, aa.axes_size
     if prefer == "operands":
         order = sorted(range(n), key=lambda f: (-axes_size(candidates[f], sizes), f))
     elif prefer == "result-layout":

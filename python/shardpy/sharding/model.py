@@ -214,6 +214,21 @@ class TensorSharding:
     unreduced: tuple[AxisRef, ...] = ()
     mesh_name: str | None = field(default=None)
 
+    def __hash__(self) -> int:
+        # The dataclass's hash, once per object (shardings key the planners' memos, and
+        # hashing one again walked its mesh and dims); not pickled (__getstate__):
+        # string hashes differ between processes.
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash(
+                (self.mesh, self.dims, self.replicated, self.unreduced, self.mesh_name))
+        return found
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @staticmethod
     def replicated_on(mesh: Mesh, rank: int, mesh_name: str | None = None,
                       closed: bool = True) -> "TensorSharding":
