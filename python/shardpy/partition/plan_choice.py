@@ -105,7 +105,10 @@ def choose_plan(op, rule: OpRule | None, entry, combine: str | None, operand_sha
     # counted whole, as stats.py does); each placement is also tried with them
     # whole (the planner's gathers). Ranked by time, bytes, work per device, then
     # the placement without an exchange (fewer collectives): rank().
-    permutation = frozenset(rule.factors_of(FactorKind.PERMUTATION))
+    permutation = found.get(("permutation", id(rule)))
+    if permutation is None:
+        permutation = memo.keep(("permutation", id(rule)), rule,
+                                frozenset(rule.factors_of(FactorKind.PERMUTATION)))
     exchange = entry is not None and entry.permutation
     options = [permutation]
     if exchange:
@@ -554,11 +557,12 @@ def moved_replicated_axes(rule: OpRule, tensors, num_operands: int, factor_axes,
     onto one pass-through factor of every operand and result (appended minor-most, so
     the reshard is an all_to_all), one choice per factor that can take them evenly (or
     padded, where `uneven` allows: shardpy.lowering.padding)."""
+    need = [f for f, kind in enumerate(rule.kinds) if kind is FactorKind.NEED_REPLICATION]
+    if not need:
+        return
     used = {a for axes in factor_axes for a in axes}
     moving: list[AxisRef] = []
-    for f, kind in enumerate(rule.kinds):
-        if kind is not FactorKind.NEED_REPLICATION:
-            continue
+    for f in need:
         best: list[AxisRef] = []
         for t in tensors[:num_operands]:
             fs = t.factors.get(f) if t is not None else None
