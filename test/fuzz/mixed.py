@@ -8,7 +8,8 @@ and compute on it there:
 
   dot     a dot_general of the narrow value with itself over the sharded dim, with an
           f32 result (bf16 operands, f32 accumulation: jnp.dot(..., preferred_element_type)):
-          partial sums in f32 across devices
+          partial sums in f32 across devices (the operand held by an optimization
+          barrier: an XLA:CPU bug, see _section)
   sum     a reduce add in the narrow type over the sharded dim: partial sums rounded
           to the narrow type, then a narrow all_reduce (what XLA does with jnp.sum of
           a bf16 array over a sharded dim)
@@ -87,7 +88,14 @@ def _section(fb, kind: str, x: str, shape, dim: int, others: tuple, narrow: str
     out = fb.fresh()
     fb.ops += 1
     if kind == "dot":
-        fb.emit(f"{out} = stablehlo.dot_general {x}, {x}, contracting_dims = [{dim}] x "
+        # (Its operand through an optimization barrier: XLA:CPU refuses a widening bf16
+        # dot whose operand a gather, dynamic_slice or reduce fusion produces, as it
+        # fuses them here, in the one-device reference too; seed 10002001.
+        # test_xla_cpu_bugs.py pins it.)
+        held = fb.fresh()
+        fb.emit(f"{held} = stablehlo.optimization_barrier {x} : {xtype}")
+        fb.ops += 1
+        fb.emit(f"{out} = stablehlo.dot_general {held}, {held}, contracting_dims = [{dim}] x "
                 f"[{dim}] : ({xtype}, {xtype}) -> {ttype(others + others, 'f32')}")
         return Value(out, others + others, "f32", 7.4 * shape[dim], False)
     if kind == "square":

@@ -9,6 +9,8 @@ needs devices and is steered around in shardpy itself:
   returns garbage                           copies of them: fuzz_text.Value.nan)
   bf16 x bf16 = f32 dot of a transposed     ir/cpu_collective_dims.py moves no collective
   unfused operand is refused                to dim 0 in a module with such a dot
+  ... and of a gather, dynamic_slice or     mixed.py holds the dot's operand in an
+  reduce fusion's narrow result             optimization barrier
   a psum of a broadcast complex constant    ir/cpu_complex_sums.py sums complex values
   aborts the compile                        across devices as (real, imag) pairs
 """
@@ -89,6 +91,41 @@ x = jnp.arange(48, dtype=jnp.float32).reshape(6, 8) / 48
 for f in cases:
     try:
         np.asarray(jax.jit(f)(x))
+        print(True, end=" ")
+    except Exception as e:
+        assert "DotThunk" in str(e), e
+        print(False, end=" ")
+"""
+
+
+def test_xla_cpu_refuses_a_widening_bf16_dot_of_a_gather_fusion():
+    """The same refusal where the dot's bf16 operand is what a gather, dynamic_slice or
+    reduce fusion converts to bf16 (XLA leaves it bf16 and the dot transposed; fuzz
+    seed 10002001, the one invalid program of a 10,000-program run): jax.jit fails on
+    one device. Through an optimization barrier (what mixed.py's dot does), or made by
+    an elementwise fusion, it runs."""
+    assert _run(WIDENING_BF16_DOT_OF_FUSIONS) == "False False False True True True True"
+
+
+WIDENING_BF16_DOT_OF_FUSIONS = """
+from jax import lax
+made = [lambda a, b, i: a[:, jnp.clip(i, 0, 4)],
+        lambda a, b, i: lax.dynamic_slice(jnp.concatenate([b, b]).T, (0, i[1]), (8, 16)),
+        lambda a, b, i: jnp.sum(jnp.stack([b.T, b.T]), 0)]
+def dot(x):
+    return lax.dot_general(x, x, (((1,), (1,)), ((), ())),
+                           preferred_element_type=jnp.float32)
+def narrow(x):
+    return jnp.exp(jnp.tanh(x)).astype(jnp.bfloat16)
+cases = [lambda a, b, i, m=m: dot(narrow(m(a, b, i))) for m in made]
+cases += [lambda a, b, i, m=m: dot(lax.optimization_barrier(narrow(m(a, b, i))))
+          for m in made]
+cases += [lambda a, b, i: dot(narrow(b.T * 2))]
+args = (jnp.ones((8, 5), jnp.float32) * 0.3, jnp.ones((16, 8), jnp.float32) * 0.2,
+        jnp.arange(16, dtype=jnp.int32) % 5)
+for f in cases:
+    try:
+        np.asarray(jax.jit(f)(*args))
         print(True, end=" ")
     except Exception as e:
         assert "DotThunk" in str(e), e
