@@ -276,8 +276,11 @@ class _Factors:
             for x in scope:
                 shape[where[x]] = sizes[x]
             # the table's axes in the joint's order, then broadcast over the others
-            joint = joint + np.transpose(table, np.argsort([where[x] for x in scope])
-                                         ).reshape(shape)
+            # (the order by plain Python: numpy's calls cost more than tiny tables)
+            order = sorted(range(len(scope)), key=lambda i: where[scope[i]])
+            if order != list(range(len(scope))):
+                table = np.transpose(table, order)
+            joint = joint + table.reshape(shape)
         return rest, joint
 
 
