@@ -357,31 +357,11 @@ def placement(op, rule, factor_axes, operand_shardings, template, combine: str |
     return OpPlan(operands, results)
 
 
-def choose_factor_axes(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
-                       sizes, reduction_ok: bool, whole: frozenset[int] | None = None,
-                       prefer: str = "results", shapes=None, uneven=None
-                       ) -> list[list[AxisRef]]:
-    """One list of axes per factor, no axis twice, sizes dividing (except factors
-    `uneven` allows: padded shards, see shardpy.lowering.padding), compound dims expressible.
-    prefer="results": a factor takes the results' sharding, else the most sharded
-    operand's, result factors first; prefer="result-layout": the same, the factors the
-    results shard placed first (so a factor the results leave whole cannot take an axis
-    their layout uses); prefer="operands": operands' shardings only, the most sharded
-    factors first. Factors in `whole` (default: permutation factors) and
-    need-replication factors stay unsharded. With `shapes` (operands then results), a
-    factor major in a dim must also divide that dim (a permutation factor can be sized
-    unlike some of its dims: a pad's result, a concatenate's operands)."""
-    if whole is None:
-        whole = frozenset(rule.factors_of(FactorKind.PERMUTATION))
-    candidates, from_results = factor_candidates(rule, tensors, num_operands, sizes, prefer)
-    return assign_factor_axes(rule, candidates, from_results, sizes, reduction_ok, whole,
-                              prefer, shapes, uneven)
-
-
 def factor_candidates(rule: OpRule, tensors: list[TensorFactors | None], num_operands: int,
                       sizes, prefer: str) -> tuple[tuple, tuple]:
-    """(per factor the axes it would take, per factor whether they are a result's):
-    choose_factor_axes' first half, which reads the tensors. prefer="operands": the
+    """(per factor the axes it would take, per factor whether they are a result's): the
+    first half of choosing factor axes (assign_factor_axes), which reads the tensors
+    (their factor shardings, rule order: operands, then results). prefer="operands": the
     most sharded operand's (the first of the largest); else the first result that
     shards the factor, or the most sharded operand's. Every prefer other than
     "operands" gives the same answer."""
@@ -414,8 +394,18 @@ def factor_candidates(rule: OpRule, tensors: list[TensorFactors | None], num_ope
 def assign_factor_axes(rule: OpRule, candidates, from_results, sizes, reduction_ok: bool,
                        whole: frozenset[int], prefer: str, shapes=None, uneven=None
                        ) -> list[list[AxisRef]]:
-    """choose_factor_axes' second half: the factors take their candidates' axes in
-    `prefer`'s order, as far as they fit (see there)."""
+    """The factors' axes from their candidates (factor_candidates): one list of axes per
+    factor, no axis twice, sizes dividing (except factors `uneven` allows: padded shards,
+    see shardpy.lowering.padding), compound dims expressible. prefer="results": a factor
+    takes the results' sharding, else the most sharded operand's, result factors first;
+    prefer="result-layout": the same, the factors the results shard placed first (so a
+    factor the results leave whole cannot take an axis their layout uses);
+    prefer="operands": operands' shardings only, the most sharded factors first. Factors
+    in `whole` (choose_plan passes the permutation factors, or those its op's lowering
+    cannot exchange) and need-replication factors stay unsharded. With `shapes`
+    (operands then results), a factor major in a dim must also divide that dim (a
+    permutation factor can be sized unlike some of its dims: a pad's result, a
+    concatenate's operands)."""
     n = rule.num_factors
     major_dims, in_results, shared_dims = _rule_facts(rule, shapes)
     size_of, conflicts, axes_size = aa.size, aa.conflicts, aa.axes_size
@@ -477,7 +467,7 @@ def assign_factor_axes(rule: OpRule, candidates, from_results, sizes, reduction_
 
 
 # (id(rule), shapes) -> (rule, (major dims per factor, whether each factor is in a
-# result, the dims holding several factors)): what choose_factor_axes reads of a rule,
+# result, the dims holding several factors)): what assign_factor_axes reads of a rule,
 # the same for every placement weighed (rules are made once per op kind, types and
 # attributes: plan_cache.py).
 _RULE_FACTS: dict = {}

@@ -560,15 +560,17 @@ def _last_resort(src, dst, shape, element_bytes) -> Plan:
         n = aa.axes_size(rest, sizes)
         after = _with(src, [list(d.axes) for d in src.dims],
                       [a for a in src.unreduced if a in dst.unreduced])
+        before = local_bytes(cur, shape, element_bytes)
         plan.steps.append(Step("all_reduce", after, axes=tuple(rest), group=n,
-                               cost=2 * (n - 1) / n * local_bytes(cur, shape, element_bytes)))
+                               cost=step_bytes("all_reduce", n, before, 0)))
         cur = after
     gathered = [tuple(d.axes) for d in cur.dims]
     if any(gathered):
         full = _with(src, [[] for _ in cur.dims], cur.unreduced)
         n = aa.axes_size([a for g in gathered for a in g], sizes)
+        whole = local_bytes(full, shape, element_bytes)
         plan.steps.append(Step("all_gather", full, dim_axes=tuple(gathered), group=n,
-                               cost=(n - 1) / n * local_bytes(full, shape, element_bytes)))
+                               cost=step_bytes("all_gather", n, 0, whole)))
         cur = full
     if any(d.axes for d in dst.dims):
         plan.steps.append(Step("all_slice", _with(dst, [list(d.axes) for d in dst.dims],
