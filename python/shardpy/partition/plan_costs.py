@@ -24,7 +24,7 @@ from ..sharding.op_rule import shape_of
 from .choice_calls import hoisted
 from .layouts import from_source, has_uses, plain
 from .plan_cache import PlanMemo, same_layout
-from .reshard_planner import ReshardError, plan_reshard
+from .reshard_planner import ReshardError, costed_pair, plan_reshard
 from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
 
 if TYPE_CHECKING:
@@ -130,14 +130,17 @@ def _reshard_plan(have, want, value_type, model=None):
     """The reshard planner's plan from `have` to `want` for a value of `value_type` (the
     fastest by `model`, else the fewest bytes), or None where nothing moves (None on
     either side, or the same layout); a partial value wanted unannotated is summed.
-    Raises ReshardError where no plan exists."""
+    Raises ReshardError where no plan exists. Only its cost and time are read here: it is
+    planned without the dims neither side shards (costed_pair), so its steps may be of a
+    smaller rank than the value."""
     if want is None and have is not None and have.unreduced:
         want = plain(have, have.dims)  # partial values are summed where unannotated
     if want is None or have is None or same_layout(have, want):
         return None
-    return plan_reshard(plain(have, have.dims, have.unreduced),
-                        plain(want, want.dims, want.unreduced),
-                        tuple(value_type.shape), element_bytes(value_type.element_type),
+    return plan_reshard(*costed_pair(plain(have, have.dims, have.unreduced),
+                                     plain(want, want.dims, want.unreduced),
+                                     tuple(value_type.shape),
+                                     element_bytes(value_type.element_type)),
                         model=model)
 
 

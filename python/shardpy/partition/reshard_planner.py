@@ -252,6 +252,27 @@ def _shape_key(src: TensorSharding, dst: TensorSharding, shape) -> tuple:
                  for size, a, b in zip(shape, src.dims, dst.dims))
 
 
+def costed_pair(src: TensorSharding, dst: TensorSharding, shape, element_bytes: int):
+    """(src, dst, shape, element_bytes) of a pair on one mesh without the dims neither
+    side shards, their elements folded into the element bytes: no step touches such a
+    dim, so every plan's bytes, time and peak are the same, and pairs that differ only
+    there (a layer's activations and their transposes, a weight and its gradient) share
+    one plan. For callers that read only a plan's cost: its steps are of the smaller
+    rank. The pair as it is when every dim is sharded, or the meshes differ.
+
+    e.g. [{"x"}, {}, {}] -> [{}, {}, {"y"}] of 8x64x128 f32 is planned as
+         [{"x"}, {}] -> [{}, {"y"}] of 8x128 with 256-byte elements"""
+    kept = [d for d, (a, b) in enumerate(zip(src.dims, dst.dims)) if a.axes or b.axes]
+    if len(kept) == len(src.dims) or not same_mesh(src, dst):
+        return src, dst, shape, element_bytes
+    for d in range(len(shape)):
+        if not (src.dims[d].axes or dst.dims[d].axes):
+            element_bytes *= shape[d]
+    return (replace(src, dims=tuple(src.dims[d] for d in kept)),
+            replace(dst, dims=tuple(dst.dims[d] for d in kept)),
+            tuple(shape[d] for d in kept), element_bytes)
+
+
 def _costed(steps, src: TensorSharding, shape, element_bytes: int) -> list[Step]:
     """`steps` (one plan's, from `src`) with each step's bytes per device for `shape`:
     the cost model of the module docstring, on the buffer before the step (all_reduce,

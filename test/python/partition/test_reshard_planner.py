@@ -365,12 +365,10 @@ def test_random_plans_reach_the_target_layout(seed):
     check_plan(src, dst, shape, seed)
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
-    # The planner keeps a pair's plan steps per _shape_key and costs them again for each
-    # shape: the same plans, bytes and times, as planning from nothing for that shape
-    # (even, uneven and size-1 dims; by bytes and by the cpu time model).
-    from shardpy.partition import reshard_planner as rp
+def _random_pair(seed):
+    """(rng, mesh, rank, src, dst, model) of a random pair of one mesh: even or odd
+    (sub-axes of several decompositions) meshes, partial sources; costed by bytes on
+    even seeds, by the cpu time model on odd ones."""
     from shardpy.sharding.collective_time import load_profile
 
     rng = random.Random(seed)
@@ -379,7 +377,17 @@ def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
     make = random_sharding if mesh in MESHES else random_decomposed_sharding
     src = make(mesh, rng, rank, allow_unreduced=True)
     dst = make(mesh, rng, rank, allow_unreduced=rng.random() < 0.3)
-    model = load_profile("cpu") if seed % 2 else None
+    return rng, mesh, rank, src, dst, load_profile("cpu") if seed % 2 else None
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
+    # The planner keeps a pair's plan steps per _shape_key and costs them again for each
+    # shape: the same plans, bytes and times, as planning from nothing for that shape
+    # (even, uneven and size-1 dims; by bytes and by the cpu time model).
+    from shardpy.partition import reshard_planner as rp
+
+    rng, mesh, rank, src, dst, model = _random_pair(seed)
     shapes = [tuple(rng.choice([1, 2, 3, 6, 8, 12, 24, 40]) * rng.choice([1, 8])
                     for _ in range(rank)) for _ in range(6)]
 
@@ -399,6 +407,42 @@ def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
         return out
 
     assert plans(reuse=True) == plans(reuse=False)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_costed_pairs_cost_what_the_whole_pair_costs(seed):
+    # costed_pair drops the dims neither side shards (their elements folded into the
+    # element bytes): the plan found for the smaller pair has the whole pair's bytes,
+    # time, peak and collectives (even, uneven, size-1 and empty dims; by bytes and by
+    # the cpu time model), so the choice may cost moves by it.
+    from shardpy.partition import reshard_planner as rp
+
+    rng, mesh, rank, src, dst, model = _random_pair(seed)
+    shape = [rng.choice([1, 2, 3, 6, 8, 12, 24, 40]) * rng.choice([1, 8]) for _ in range(rank)]
+    src_dims, dst_dims = list(src.dims), list(dst.dims)
+    for _ in range(rng.randint(1, 2)):  # dims neither side shards, anywhere
+        at = rng.randint(0, len(shape))
+        src_dims.insert(at, DimSharding())
+        dst_dims.insert(at, DimSharding())
+        shape.insert(at, rng.choice([0, 1, 3, 5, 64]))
+    src = TensorSharding(mesh, tuple(src_dims), unreduced=src.unreduced, mesh_name="mesh")
+    dst = TensorSharding(mesh, tuple(dst_dims), unreduced=dst.unreduced, mesh_name="mesh")
+    shape = tuple(shape)
+    reduced = rp.costed_pair(src, dst, shape, 2)
+    assert reduced[0].rank == reduced[1].rank == len(reduced[2]) < len(shape)
+
+    def costs(pair):
+        rp._PLANS.clear()
+        rp._SHAPED.clear()
+        try:
+            plan = rp.plan_reshard(*pair, model=model)
+        except rp.ReshardError as err:
+            return str(err)
+        return (plan.last_resort, plan.cost, plan.time(model) if model else 0,
+                rp._peak_bytes(plan, pair[0], pair[2], pair[3]),
+                [(s.kind, s.group, s.cost) for s in plan.steps])
+
+    assert costs(reduced) == costs((src, dst, shape, 2))
 
 
 # --------------------------------------------------------------------------- issue 19
