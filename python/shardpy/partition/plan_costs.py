@@ -24,7 +24,7 @@ from ..sharding.op_rule import shape_of
 from .choice_calls import hoisted
 from .layouts import from_source, has_uses, plain
 from .plan_cache import PlanMemo, same_layout
-from .reshard_planner import ReshardError, costed_pair, plan_reshard
+from .reshard_planner import ReshardError, costed_pair, model_key, plan_reshard
 from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
 
 if TYPE_CHECKING:
@@ -106,7 +106,10 @@ def op_io(op, memo: PlanMemo | None = None) -> tuple:
 # (id(have), id(want), value type, id(model)) -> (have, want, model, (bytes, seconds)
 # or None where no plan exists): rank() asks for the same moves for every
 # candidate placement, and the planner's own memo would hash the shardings whole.
+# Behind it, the same by the shardings' values: the choice makes equal shardings as
+# distinct objects (a third of the pairs it costs on a GPT step are new by value).
 _MOVE_COSTS: dict = {}
+_MOVE_COSTS_BY_VALUE: dict = {}
 
 
 def _move_cost(have, want, value_type, model):
@@ -115,15 +118,24 @@ def _move_cost(have, want, value_type, model):
     found = _MOVE_COSTS.get(key)
     if found is not None and found[0] is have and found[1] is want and found[2] is model:
         return found[3]
-    try:
-        plan = _reshard_plan(have, want, value_type, model)
-        cost = (plan.cost, plan.time(model)) if plan is not None else (0.0, 0.0)
-    except ReshardError:
-        cost = None
+    by_value = (have, want, value_type, model_key(model))
+    cost = _MOVE_COSTS_BY_VALUE.get(by_value, _MISSING)
+    if cost is _MISSING:
+        try:
+            plan = _reshard_plan(have, want, value_type, model)
+            cost = (plan.cost, plan.time(model)) if plan is not None else (0.0, 0.0)
+        except ReshardError:
+            cost = None
+        if len(_MOVE_COSTS_BY_VALUE) > 100_000:
+            _MOVE_COSTS_BY_VALUE.clear()
+        _MOVE_COSTS_BY_VALUE[by_value] = cost
     if len(_MOVE_COSTS) > 100_000:
         _MOVE_COSTS.clear()
     _MOVE_COSTS[key] = (have, want, model, cost)  # (kept alive: their ids stay theirs)
     return cost
+
+
+_MISSING = object()
 
 
 def _reshard_plan(have, want, value_type, model=None):

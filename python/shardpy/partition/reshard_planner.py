@@ -156,7 +156,7 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
     `num_devices`: how many devices the program runs on (what the empty mesh `<[]>`
     covers; default: the larger of the two meshes). Answers are remembered: the
     whole-program choice asks for the same pairs thousands of times."""
-    key = (src, dst, tuple(shape), element_bytes, num_devices, _model_key(model))
+    key = (src, dst, tuple(shape), element_bytes, num_devices, model_key(model))
     found = _PLANS.get(key)
     if found is None:
         if len(_PLANS) >= _MAX_PLANS:
@@ -175,7 +175,8 @@ def plan_reshard(src: TensorSharding, dst: TensorSharding, shape, element_bytes:
 _MODELS: dict = {}  # id -> model: kept alive so that the id in a memo key stays its own
 
 
-def _model_key(model):
+def model_key(model):
+    """A memo key for `model`: its id (the model kept alive), None without one."""
     if model is None:
         return None
     _MODELS.setdefault(id(model), model)
@@ -256,9 +257,8 @@ def costed_pair(src: TensorSharding, dst: TensorSharding, shape, element_bytes: 
     """(src, dst, shape, element_bytes) of a pair on one mesh without the dims neither
     side shards, their elements folded into the element bytes: no step touches such a
     dim, so every plan's bytes, time and peak are the same, and pairs that differ only
-    there (a layer's activations and their transposes, a weight and its gradient) share
-    one plan. For callers that read only a plan's cost: its steps are of the smaller
-    rank. The pair as it is when every dim is sharded, or the meshes differ.
+    there share one plan. For callers that read only a plan's cost (its steps are of the
+    smaller rank). The pair as it is when every dim is sharded, or the meshes differ.
 
     e.g. [{"x"}, {}, {}] -> [{}, {}, {"y"}] of 8x64x128 f32 is planned as
          [{"x"}, {}] -> [{}, {"y"}] of 8x128 with 256-byte elements"""

@@ -304,3 +304,27 @@ def test_a_convolution_costs_its_multiply_adds_at_the_rate_for_its_shape(ctx):
     assert seconds == MODEL.convolution_time(8 * 16 * 64 * 15, 1, 15)
     assert seconds > 10 * MODEL.compute_time(2 * 8 * 16 * 64 * 4 + 15 * 4)
     assert compute_time(conv, quarter, MODEL) == MODEL.convolution_time(4 * 16 * 16 * 15, 1, 15)
+
+
+def test_equal_shardings_made_apart_cost_one_reshard_plan(ctx, monkeypatch):
+    # _move_cost remembers a move by its shardings' identities, and behind that by their
+    # values: the choice makes equal shardings as distinct objects, which must not plan
+    # the same reshard again, nor cost it differently.
+    from shardpy.partition import plan_costs
+
+    value_type = ir.Type.parse("tensor<8x64x256xf32>", ctx)
+    planned = []
+    real = plan_costs._reshard_plan
+    monkeypatch.setattr(plan_costs, "_reshard_plan",
+                        lambda *args: planned.append(args) or real(*args))
+    plan_costs._MOVE_COSTS.clear()
+    plan_costs._MOVE_COSTS_BY_VALUE.clear()
+    first = plan_costs._move_cost(sharding(["data"], [], []), sharding([], [], ["model"]),
+                                  value_type, MODEL)
+    again = plan_costs._move_cost(sharding(["data"], [], []), sharding([], [], ["model"]),
+                                  value_type, MODEL)
+    other = plan_costs._move_cost(sharding(["data"], [], []), sharding([], [], []),
+                                  value_type, MODEL)  # a gather, not an all_to_all
+    assert len(planned) == 2  # the second pair, equal to the first, was not planned
+    assert first == again and first[0] > 0 and first[1] > 0
+    assert other != first
