@@ -110,6 +110,7 @@ def op_io(op, memo: PlanMemo | None = None) -> tuple:
 # distinct objects (a third of the pairs it costs on a GPT step are new by value).
 _MOVE_COSTS: dict = {}
 _MOVE_COSTS_BY_VALUE: dict = {}
+_MISSING = object()
 
 
 def _move_cost(have, want, value_type, model):
@@ -133,9 +134,6 @@ def _move_cost(have, want, value_type, model):
         _MOVE_COSTS.clear()
     _MOVE_COSTS[key] = (have, want, model, cost)  # (kept alive: their ids stay theirs)
     return cost
-
-
-_MISSING = object()
 
 
 def _reshard_plan(have, want, value_type, model=None):
