@@ -34,7 +34,8 @@ from ..sharding.device_groups import (attribute_mesh, group_index, mesh_axes_att
                                       permute_rounds, replica_groups, strided_range)
 from ..sharding.model import AxisRef, TensorSharding
 from ..sharding.state import manual_axes_around
-from .reshard_planner import refine, same_mesh
+from .reshard_planner import same_mesh
+from .reshard_steps import refine
 
 # The ops lower_collective lowers (sdy.reshard: only between meshes, a cross-mesh step
 # shardpy-reshard-to-collectives leaves, lowered like a collective_permute).

@@ -24,7 +24,8 @@ from ..sharding.op_rule import shape_of
 from .choice_calls import hoisted
 from .layouts import from_source, has_uses, plain
 from .plan_cache import PlanMemo, same_layout
-from .reshard_planner import ReshardError, costed_pair, model_key, plan_reshard
+from .reshard_planner import costed_pair, model_key, plan_reshard
+from .reshard_steps import ReshardError
 from .unreduced import LINEAR_ALL_OPERANDS, LINEAR_SINGLE_OPERAND
 
 if TYPE_CHECKING:

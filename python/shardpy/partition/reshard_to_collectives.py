@@ -23,8 +23,8 @@ from ..sharding.sdy_codec import encode_all_to_all_params, encode_axis_list, enc
 from ..sharding.state import ShardingState
 from .layouts import plain, replicated
 from .regions import program_ops
-from .reshard_planner import (ReshardError, Step, candidate_plans, plan_reshard,
-                              rank_key, same_mesh)
+from .reshard_planner import candidate_plans, plan_reshard, rank_key, same_mesh
+from .reshard_steps import ReshardError, Step
 
 
 def lower_reshards(module: ir.Operation, model=None) -> None:

@@ -1,4 +1,5 @@
-"""The reshard planner: cheapest plans on canonical cases, and every plan executed.
+"""The reshard planner (reshard_planner.py, its plan makers in reshard_makers.py, their
+steps in reshard_steps.py): cheapest plans on canonical cases, and every plan executed.
 
 `simulate` runs a plan on per-device numpy arrays with exactly the collective semantics
 shardpy-to-local lowers to (replica groups from shardpy.sharding.device_groups, all_gather
@@ -14,7 +15,9 @@ import numpy as np
 import pytest
 
 from shardpy.sharding.device_groups import group_index, permute_rounds, replica_groups
-from shardpy.partition.reshard_planner import _regrouped_plan, plan_reshard
+from shardpy.partition.reshard_makers import regrouped_plan
+from shardpy.partition.reshard_planner import plan_reshard
+from shardpy.partition.reshard_steps import ReshardError
 from shardpy.sharding.model import AxisRef, DimSharding, Mesh, TensorSharding
 
 
@@ -256,7 +259,7 @@ def test_random_regroupings_reach_the_target_and_beat_gathering(seed):
     dst = TensorSharding(mesh, tuple(DimSharding(tuple(d)) for d in dims), mesh_name="mesh")
     shape = tuple(8 * rng.choice([1, 2]) for _ in range(rank))
     plan = check_plan(src, dst, shape, seed)
-    regrouped = _regrouped_plan(src, dst, shape, 4)
+    regrouped = regrouped_plan(src, dst, shape, 4)
     if regrouped is not None:  # run on its own too, even where another plan won
         check_plan(src, dst, shape, seed, regrouped)
         assert "all_gather" not in kinds(plan) and plan.cost <= regrouped.cost
@@ -400,7 +403,7 @@ def test_plans_reused_across_shapes_are_the_plans_made_for_each(seed):
                 rp._SHAPED.clear()
             try:
                 plan = rp.plan_reshard(src, dst, shape, 2, model=model)
-            except rp.ReshardError as err:
+            except ReshardError as err:
                 out.append(str(err))
                 continue
             out.append((plan.last_resort, plan.steps, plan.time(model) if model else 0))
@@ -436,7 +439,7 @@ def test_costed_pairs_cost_what_the_whole_pair_costs(seed):
         rp._SHAPED.clear()
         try:
             plan = rp.plan_reshard(*pair, model=model)
-        except rp.ReshardError as err:
+        except ReshardError as err:
             return str(err)
         return (plan.last_resort, plan.cost, plan.time(model) if model else 0,
                 rp._peak_bytes(plan, pair[0], pair[2], pair[3]),
