@@ -133,7 +133,6 @@ class ShardingChoice:
         self._unannotated: dict = {}  # unannotated values: replicated on self.mesh
         self._tables: dict = {}  # op cost tables by what decides them (_op_terms)
         self._candidate_lists: dict = {}  # (id(interned sharding), shape) -> candidates
-        self._reshards: dict = {}  # plan_costs.reshard_time's memo
         self.calls: dict = {}  # private functions called once: name -> (callee, call)
         self._shapes: dict = {}  # type -> its shape (None: not a ranked tensor)
         self._io: list = []  # per computed op: (its operands, its results), read once
@@ -458,7 +457,7 @@ class ShardingChoice:
                 # halo exchange, a split top-k's all_gather); costed here only for the
                 # fallback, which is not ranked.
                 table[combo] = plan.seconds if plan.seconds is not None else plan_time(
-                    op, ops_s, plan, res_s, self.model, self._reshards)
+                    op, ops_s, plan, res_s, self.model)
             self._tables[key] = (table, have_operands, have_results)  # (ids stay theirs)
             terms.append((distinct, _weighted(table, weight)))
         return terms
@@ -500,7 +499,7 @@ class ShardingChoice:
                         pick = {g: a, h: b}
                         combo = tuple(pick[x] for x in distinct)
                         table[combo] = weight * reshard_time(cand, target, value.type,
-                                                             self.model, self._reshards)
+                                                             self.model)
                 terms.append((distinct, table))
         return terms
 

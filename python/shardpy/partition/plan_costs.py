@@ -155,25 +155,15 @@ def _reshard_plan(have, want, value_type, model=None):
                         model=model)
 
 
-def reshard_time(have, want, value_type, model, memo: dict | None = None) -> float:
+def reshard_time(have, want, value_type, model) -> float:
     """Seconds the reshard of one value from `have` to `want` takes by `model` (its
-    collectives; None on either side: nothing to move, or partial sums summed).
-    `memo`: a dict the caller keeps, answering again for the same sharding objects."""
-    if memo is not None:
-        key = (id(have), id(want), value_type)  # (types are uniqued)
-        found = memo.get(key)
-        if found is None or found[0] is not have or found[1] is not want:
-            found = memo[key] = (have, want, reshard_time(have, want, value_type, model))
-        return found[2]
-    try:
-        plan = _reshard_plan(have, want, value_type, model)
-    except ReshardError:
-        return float("inf")
-    return plan.time(model) if plan is not None else 0.0
+    collectives; None on either side: nothing to move, or partial sums summed; inf
+    where no plan exists), remembered as _move_cost remembers it."""
+    found = _move_cost(have, want, value_type, model)
+    return float("inf") if found is None else found[1]
 
 
-def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None = None
-              ) -> float:
+def plan_time(op, have_operands, plan: OpPlan, wanted, model) -> float:
     """Estimated seconds of `op` computed by `plan` between values sharded as
     `have_operands` and `wanted` (its results): the reshards into the plan's operand
     shardings (an iota or constant is remade instead), the op's own compute on its
@@ -182,7 +172,7 @@ def plan_time(op, have_operands, plan: OpPlan, wanted, model, memo: dict | None 
     total = 0.0
     moves, shares = _moves(op, have_operands, plan.operands, plan.results, wanted)
     for i, (value, have, want) in enumerate(moves):
-        total += reshard_time(have, want, value.type, model, memo) * (
+        total += reshard_time(have, want, value.type, model) * (
             shares[i] if shares else 1.0)
     return total + compute_time(op, plan, model)
 

@@ -153,9 +153,7 @@ def costed_pair(src: TensorSharding, dst: TensorSharding, shape, element_bytes: 
     kept = [d for d, (a, b) in enumerate(zip(src.dims, dst.dims)) if a.axes or b.axes]
     if len(kept) == len(src.dims) or not same_mesh(src, dst):
         return src, dst, shape, element_bytes
-    for d in range(len(shape)):
-        if not (src.dims[d].axes or dst.dims[d].axes):
-            element_bytes *= shape[d]
+    element_bytes *= math.prod(n for d, n in enumerate(shape) if d not in kept)
     return (replace(src, dims=tuple(src.dims[d] for d in kept)),
             replace(dst, dims=tuple(dst.dims[d] for d in kept)),
             tuple(shape[d] for d in kept), element_bytes)
