@@ -61,12 +61,19 @@ def collectives_on_dim0(module: ir.Operation) -> int:
         if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape):
             continue
         dim = ir.IntegerAttr(op.attributes[attr]).value
-        if dim == 0 or prod(t.shape[:dim]) == 1:
+        if not off_dim0(t.shape, dim):
             continue
         with op.location:
             _move_to_dim0(op, attr, dim)
         moved += 1
     return moved
+
+
+def off_dim0(shape, dim: int) -> bool:
+    """Is a gather or scatter along `dim` of a buffer of `shape` one this rewrite moves
+    (a larger-than-1 dim before it)? The choice's cost model asks it too
+    (partition/plan_costs.py: the transposes a reduce_scatter costs here)."""
+    return dim > 0 and prod(shape[:dim]) > 1
 
 
 def _bf16_dot_widened(op: ir.Operation) -> bool:

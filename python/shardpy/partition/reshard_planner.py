@@ -150,13 +150,21 @@ def costed_pair(src: TensorSharding, dst: TensorSharding, shape, element_bytes: 
 
     e.g. [{"x"}, {}, {}] -> [{}, {}, {"y"}] of 8x64x128 f32 is planned as
          [{"x"}, {}] -> [{}, {"y"}] of 8x128 with 256-byte elements"""
-    kept = [d for d, (a, b) in enumerate(zip(src.dims, dst.dims)) if a.axes or b.axes]
-    if len(kept) == len(src.dims) or not same_mesh(src, dst):
+    kept = kept_dims(src, dst)
+    if len(kept) == len(src.dims):
         return src, dst, shape, element_bytes
     element_bytes *= math.prod(n for d, n in enumerate(shape) if d not in kept)
     return (replace(src, dims=tuple(src.dims[d] for d in kept)),
             replace(dst, dims=tuple(dst.dims[d] for d in kept)),
             tuple(shape[d] for d in kept), element_bytes)
+
+
+def kept_dims(src: TensorSharding, dst: TensorSharding) -> list[int]:
+    """The dims costed_pair keeps of a pair: those either side shards (every dim where
+    the meshes differ)."""
+    if not same_mesh(src, dst):
+        return list(range(len(src.dims)))
+    return [d for d, (a, b) in enumerate(zip(src.dims, dst.dims)) if a.axes or b.axes]
 
 
 def _costed(steps, src: TensorSharding, shape, element_bytes: int) -> list[Step]:

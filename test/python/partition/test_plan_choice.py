@@ -328,3 +328,38 @@ def test_equal_shardings_made_apart_cost_one_reshard_plan(ctx, monkeypatch):
     assert len(planned) == 2  # the second pair, equal to the first, was not planned
     assert first == again and first[0] > 0 and first[1] > 0
     assert other != first
+
+
+def test_a_scatter_off_dim0_costs_xla_cpus_transposes_on_cpu_only(ctx):
+    # ir/cpu_collective_dims.py moves a reduce_scatter along a dim with a larger dim
+    # before it to dim 0: two transposes, which XLA:CPU copies. A ViT whose features were
+    # scattered that way ran at jax.jit's speed; charged for them, it runs 0.87-0.89x.
+    from dataclasses import replace
+
+    from shardpy.partition import plan_costs
+
+    value_type = ir.Type.parse("tensor<1024x256xf32>", ctx)
+    partial = replace(sharding([], []), unreduced=(AxisRef("model"),))
+    features = sharding([], ["model"])  # along dim 1, 1024 rows before it
+    rows = sharding(["model"], [])  # along dim 0: no transpose
+    copies = MODEL.compute_time(2.0 * (1024 * 256 * 4 + 1024 * 64 * 4))
+    plan_costs._MOVE_COSTS.clear()
+    plan_costs._MOVE_COSTS_BY_VALUE.clear()
+    plan = plan_costs._reshard_plan(partial, features, value_type, MODEL)
+    assert [s.kind for s in plan.steps] == ["reduce_scatter"]
+    assert plan_costs.scatter_copies_time(plan, partial, features, value_type,
+                                          MODEL) == copies
+    assert plan_costs.reshard_time(partial, features, value_type, MODEL) == (
+        plan.time(MODEL) + copies)
+    by_rows = plan_costs._reshard_plan(partial, rows, value_type, MODEL)
+    assert plan_costs.scatter_copies_time(by_rows, partial, rows, value_type, MODEL) == 0
+    # a dim neither side shards still counts as a dim before it (the planner drops it)
+    batched = ir.Type.parse("tensor<4x1024x256xf32>", ctx)
+    b_partial = replace(sharding([], [], []), unreduced=(AxisRef("model"),))
+    b_rows = sharding([], ["model"], [])
+    b_plan = plan_costs._reshard_plan(b_partial, b_rows, batched, MODEL)
+    assert plan_costs.scatter_copies_time(b_plan, b_partial, b_rows, batched, MODEL) == (
+        MODEL.compute_time(2.0 * 4 * (1024 * 256 * 4 + 256 * 256 * 4)))
+    elsewhere = replace(MODEL, platform="gpu")
+    assert plan_costs.scatter_copies_time(plan, partial, features, value_type,
+                                          elsewhere) == 0
