@@ -146,15 +146,22 @@ def _reshard_plan(have, want, value_type, model=None):
     Raises ReshardError where no plan exists. Only its cost and time are read here: it is
     planned without the dims neither side shards (costed_pair), so its steps may be of a
     smaller rank than the value."""
+    pair = _planned_pair(have, want)
+    if pair is None:
+        return None
+    return plan_reshard(*costed_pair(*pair, tuple(value_type.shape),
+                                     element_bytes(value_type.element_type)),
+                        model=model)
+
+
+def _planned_pair(have, want):
+    """(from, to) as a move is planned between them, plain layouts; None where nothing
+    moves (as _reshard_plan says)."""
     if want is None and have is not None and have.unreduced:
         want = plain(have, have.dims)  # partial values are summed where unannotated
     if want is None or have is None or same_layout(have, want):
         return None
-    return plan_reshard(*costed_pair(plain(have, have.dims, have.unreduced),
-                                     plain(want, want.dims, want.unreduced),
-                                     tuple(value_type.shape),
-                                     element_bytes(value_type.element_type)),
-                        model=model)
+    return plain(have, have.dims, have.unreduced), plain(want, want.dims, want.unreduced)
 
 
 def scatter_copies_time(plan, have, want, value_type, model) -> float:
@@ -175,10 +182,7 @@ def scatter_copies_time(plan, have, want, value_type, model) -> float:
     one reduce_scatter along dim 1 of the 1 MiB operand, 2 x (1 MiB + 256 KiB) copied."""
     if model is None or model.platform != "cpu":
         return 0.0
-    if want is None and have.unreduced:
-        want = plain(have, have.dims)
-    src = plain(have, have.dims, have.unreduced)
-    dst = plain(want, want.dims, want.unreduced)
+    src, dst = _planned_pair(have, want)
     shape = tuple(value_type.shape)
     kept = kept_dims(src, dst)
     before, _, pair_shape, _ = costed_pair(src, dst, shape, 1)
