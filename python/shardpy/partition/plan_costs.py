@@ -2,7 +2,8 @@
 
   time      plan_time: the reshards into a plan's operand shardings and out of its
             results (reshard_time: the reshard planner's collectives, each at latency +
-            bytes / bandwidth by the platform's CollectiveTimeModel), plus the op's
+            bytes / bandwidth by the platform's CollectiveTimeModel, and on cpu the
+            copies around a scatter off dim 0: scatter_copies_time), plus the op's
             own compute on its local shards (compute_time)
   bytes     reshard_cost: bytes per device the reshards move (the planner's cost)
   work      elements per device the op computes on: the tie-break
@@ -207,7 +208,7 @@ def scatter_copies_time(plan, have, want, value_type, model) -> float:
 
 def reshard_time(have, want, value_type, model) -> float:
     """Seconds the reshard of one value from `have` to `want` takes by `model` (its
-    collectives; None on either side: nothing to move, or partial sums summed; inf
+    collectives and scatter_copies_time; None on either side: nothing to move, or partial sums summed; inf
     where no plan exists), remembered as _move_cost remembers it."""
     found = _move_cost(have, want, value_type, model)
     return float("inf") if found is None else found[1]
