@@ -208,8 +208,9 @@ def scatter_copies_time(plan, have, want, value_type, model) -> float:
 
 def reshard_time(have, want, value_type, model) -> float:
     """Seconds the reshard of one value from `have` to `want` takes by `model` (its
-    collectives and scatter_copies_time; None on either side: nothing to move, or partial sums summed; inf
-    where no plan exists), remembered as _move_cost remembers it."""
+    collectives and scatter_copies_time; None on either side: nothing to move, or
+    partial sums summed; inf where no plan exists), remembered as _move_cost
+    remembers it."""
     found = _move_cost(have, want, value_type, model)
     return float("inf") if found is None else found[1]
 
