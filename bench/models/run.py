@@ -36,6 +36,12 @@ Measured, per side:
                donated one). The ratio is of the two medians; the paired ratio is the
                median (and quartiles) of each round's shardpy call over its jax call,
                made one after the other: the spread of the noise the ratio carries;
+  A/A          a second jax.jit of the step timed in the same rounds (jax, shardpy, jax
+               again, then reversed): its paired ratio over jax's is the noise itself,
+               and the verdict says whether shardpy's paired median lies under, inside
+               or over its quartiles (bench/models/control.py);
+  instructions how many instructions of the optimized HLO only one side's executable has
+               (opcode and result shape): 0 / 0, the same program as jax.jit's;
   collectives  read by shardpy.runtime.hlo_collectives out of the optimized HLO of the executable
                each side runs: `jax.jit(step).lower(*args).compile()` and, for shardpy, the
                jax.jit that runs its per-device program (inputs laid out, shard_map, the
@@ -68,7 +74,7 @@ import traceback
 MODELS_DIR = pathlib.Path(__file__).resolve().parent
 BENCH_DIR = MODELS_DIR.parent
 ROOT = BENCH_DIR.parent
-NOT_PROGRAMS = {"common.py", "run.py", "warm_start.py"}
+NOT_PROGRAMS = {"common.py", "control.py", "run.py", "warm_start.py"}
 CPU_DEVICES = 8
 WARMUP = 3
 MIN_RUNS = 20
@@ -79,6 +85,7 @@ for _path in (MODELS_DIR, BENCH_DIR, ROOT):  # `from common import ...`
         sys.path.insert(0, str(_path))
 
 import compare_xla  # noqa: E402  (bench/: its tolerance, selection, formatting, header)
+import control  # noqa: E402  (bench/models/: the A/A control, the executables compared)
 
 
 # =========================================================================== environment
@@ -184,7 +191,15 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
             row[side]["status"] = "ok"
         except Exception as err:
             row[side] = _failed("first call", err)
-    if len(first) == 2:
+    if "jax" in first:  # the A/A control: a second jit object, the same executable
+        try:
+            jitted[control.CONTROL] = jax.jit(step, donate_argnums=program.donate)
+            first[control.CONTROL] = jitted[control.CONTROL](*_fresh(args, program.donate))
+            row[control.CONTROL] = {"status": "ok"}
+        except Exception as err:
+            row[control.CONTROL] = _failed("first call", err)
+            jitted.pop(control.CONTROL, None)
+    if len(first) >= 2 and "shardpy" in first:
         row["outputs"] = compare_outputs(first["jax"], first["shardpy"])
         if row["outputs"]["status"] != "match" and row["outputs"].get("float_leaves"):
             try:  # float32 rounding or a wrong answer? (the fuzzer's float64 rule)
@@ -194,8 +209,9 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
                 row["outputs"]["details"].append(f"float64 run failed: {_first_line(err)}")
 
     _time(row, jitted, first, args, program.donate, runs)
-    for side in list(jitted):
-        if row[side]["status"] != "ok":
+    hlo = {}
+    for side in SIDES:
+        if side not in jitted or row[side]["status"] != "ok":
             continue
         try:
             compiled = (jitted[side].lower(*args).compile() if side == "jax"
@@ -204,9 +220,10 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
             if side == "shardpy":
                 row[side]["partitioned_module_collectives"] = \
                     jitted[side].lower(*args).report.get("collectives")
+            hlo[side] = compiled.as_text()
             if hlo_dir is not None:
                 hlo_dir.mkdir(parents=True, exist_ok=True)
-                (hlo_dir / f"{program.name}.{side}.hlo.txt").write_text(compiled.as_text())
+                (hlo_dir / f"{program.name}.{side}.hlo.txt").write_text(hlo[side])
         except Exception as err:
             row[side].setdefault("errors", []).append(
                 f"executable stats: {_first_line(err)}")
@@ -215,6 +232,12 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
         row["ratio"] = sp / jx
         row["paired"] = paired_ratios(row["jax"].get("times_ms", []),
                                       row["shardpy"].get("times_ms", []))
+    if jx:  # each round's second jax.jit call over its first
+        row["aa"] = paired_ratios(row["jax"].get("times_ms", []),
+                                  row.get(control.CONTROL, {}).get("times_ms", []))
+        row["verdict"] = control.verdict(row.get("paired"), row["aa"])
+    if len(hlo) == 2:
+        row["instructions"] = control.instruction_difference(hlo["jax"], hlo["shardpy"])
     return row
 
 
@@ -502,10 +525,11 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
              f"{header['jax']}, {header['device_note']}, median of {header['runs']} runs "
              f"per side after {WARMUP} warm-ups.", "",
              "| program | mesh | outputs match (max diff) | step ms jax | step ms shardpy | "
-             "ratio | paired ratio (quartiles) | collectives jax (count/bytes) | "
+             "ratio | paired ratio (quartiles) | A/A: jax / jax (quartiles) | "
+             "collectives jax (count/bytes) | "
              "collectives shardpy | peak MiB jax | peak MiB shardpy | first call s jax | "
-             "first call s shardpy |",
-             "|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+             "first call s shardpy | HLO instructions jax-only / shardpy-only |",
+             "|---|---|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         jx, sp = r["jax"], r["shardpy"]
         mib = [None if s.get("peak_memory") is None else s["peak_memory"] / 2 ** 20
@@ -514,14 +538,22 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
             f"| {r['program']} | {r['mesh']} | {_outputs_cell(r)} | "
             f"{_fmt(jx.get('median_ms'), 2)} | {_fmt(sp.get('median_ms'), 2)} | "
             f"{_fmt_ratio(r['ratio'])} | {_fmt_paired(r.get('paired'))} | "
+            f"{_fmt_paired(r.get('aa'))} | "
             f"{_fmt_collectives(jx)} | {_fmt_collectives(sp)} | {_fmt(mib[0], 2)} | "
             f"{_fmt(mib[1], 2)} | {_fmt(jx.get('first_call_s'), 2)} | "
-            f"{_fmt(sp.get('first_call_s'), 2)} |")
+            f"{_fmt(sp.get('first_call_s'), 2)} | "
+            f"{control.fmt_difference(r.get('instructions'))} |")
     g = geomean(r["ratio"] for r in rows)
     timed = sum(r["ratio"] is not None for r in rows)
+    verdicts = {v: [r["program"] for r in rows if r.get("verdict") == v]
+                for v in ("faster", "within noise", "slower")}
     lines += ["", "Geometric mean of the step-time ratios (shardpy / jax): "
               + ("–" if g is None else f"{g:.3f}× over {timed} program"
-                 f"{'s' if timed != 1 else ''}"), ""]
+                 f"{'s' if timed != 1 else ''}"),
+              "Against the A/A control (shardpy's paired median under / inside / over the "
+              "A/A's quartiles): " + "; ".join(
+                  f"{v} {len(names)}" + (f" ({', '.join(names)})" if names and v != "faster"
+                                         else "") for v, names in verdicts.items()), ""]
     notes = [
         "Donation: shardpy.jit supports donate_argnums, so both sides donate each "
         "program's `donate` arguments.",
@@ -534,6 +566,13 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         "Peak MiB: per device, from XLA's memory_analysis() of that executable: argument + "
         "output + temp - alias (the JSON also has XLA's peak_memory_in_bytes, which on CPU "
         "came out below argument + temp on mlp_dp_tp_mesh2x4).",
+        "A/A: a second jax.jit of the same step (the same executable) timed in the same "
+        "rounds (jax, shardpy, jax again; reversed the next round), each round's second "
+        "jax call over its first: the noise a ratio carries on that program in that run "
+        "(bench/models/control.py).",
+        "HLO instructions: the two executables' optimized HLO as multisets of (opcode, "
+        "result shape): how many only jax.jit's has / only shardpy's has, of jax.jit's "
+        "total; 0 / 0 is the same program.",
         "First call: trace + lower + compile (+ shardpy's partitioning) + first run, wall "
         "clock, JAX's caches cleared before it.",
         "Outputs: every leaf of the first call, integers exactly, floats within 1e-5 + "

@@ -36,6 +36,14 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     paired = row["paired"]  # each round's shardpy call over its jax call
     assert paired["count"] == 4 and paired["q1"] <= paired["median"] <= paired["q3"]
     assert cells[6].endswith(")") and "×" in cells[6], rows[0]
+    # the A/A control: jax.jit's step against itself, in the same rounds
+    aa = row["aa"]
+    assert aa["count"] == 4 and aa["q1"] <= aa["median"] <= aa["q3"]
+    assert row["verdict"] in ("faster", "within noise", "slower")
+    assert cells[7].endswith(")") and "×" in cells[7], rows[0]
+    # the MLP's per-device program compiles to jax.jit's own: no instruction differs
+    assert row["instructions"]["jax_only"] == row["instructions"]["shardpy_only"] == 0
+    assert cells[-1].endswith("(same program)"), rows[0]
     for side in ("jax", "shardpy"):
         measured = row[side]
         assert measured["status"] == "ok", measured

@@ -1,0 +1,49 @@
+"""bench/models/control.py: the A/A verdict and the executables compared as multisets
+of instructions."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "bench" / "models"))
+
+import control  # noqa: E402
+
+JAX = """HloModule jit_step
+
+%region (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %add.1 = f32[] add(%a, %b)
+}
+
+ENTRY %main (p: f32[8,128]) -> f32[8,128] {
+  %p = f32[8,128]{1,0} parameter(0), metadata={op_name="x"}
+  %all-reduce = f32[8,128]{1,0} all-reduce(%p), replica_groups={{0,1}}, to_apply=%region
+  ROOT %multiply.3 = f32[8,128]{1,0} multiply(%all-reduce, %all-reduce)
+}
+"""
+
+
+def test_the_same_program_under_other_names_and_layouts_differs_in_nothing():
+    renamed = (JAX.replace("%multiply.3", "%multiply.9").replace("{1,0}", "{0,1}")
+               .replace('op_name="x"', 'op_name="y"'))
+    diff = control.instruction_difference(JAX, renamed)
+    assert diff == {"jax_only": 0, "shardpy_only": 0, "jax_total": 6, "shardpy_total": 6}
+    assert control.fmt_difference(diff) == "0 of 6 (same program)"
+
+
+def test_an_instruction_of_another_shape_or_opcode_counts_on_both_sides():
+    other = JAX.replace("ROOT %multiply.3 = f32[8,128]{1,0} multiply",
+                        "ROOT %add.7 = f32[8,128]{1,0} add")
+    diff = control.instruction_difference(JAX, other)
+    assert (diff["jax_only"], diff["shardpy_only"]) == (1, 1)
+    assert control.fmt_difference(diff) == "1 / 1 of 6"
+
+
+def test_the_verdict_reads_the_paired_median_against_the_a_a_quartiles():
+    aa = {"median": 1.0, "q1": 0.97, "q3": 1.03}
+    assert control.verdict({"median": 0.91}, aa) == "faster"
+    assert control.verdict({"median": 1.02}, aa) == "within noise"
+    assert control.verdict({"median": 1.05}, aa) == "slower"
+    assert control.verdict(None, aa) is None and control.verdict({"median": 1.0}, None) is None
