@@ -21,7 +21,11 @@ optimized HLO by shardpy.runtime.hlo_collectives), XLA's per-device peak memory 
 executable, and the median step time over --repeat runs (the two sides alternate, inputs
 resident, through the same PjRt call), with shardpy/XLA ratios; the outputs of the two
 are compared with shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`,
-rtol 1e-4, atol 1e-5).
+rtol 1e-4, atol 1e-5). How far a time ratio can be trusted (bench/noise_control.py): the
+paired ratio (each round's shardpy run over the XLA run next to it), an A/A control (XLA's
+executable run a second time in every round: the noise), the verdict (shardpy's paired
+median under, inside or over the A/A's quartiles), and how many instructions of the two
+optimized executables differ.
 
 Flags: a tensor shardpy gathers whole (an `sdy.all_gather` whose result is fully
 replicated, read before `shardpy-to-local`) with no XLA all-gather/all-reduce producing
@@ -56,6 +60,10 @@ WARMUP = 2
 PARTITION_PIPELINE = "shardpy-partition"
 LOCAL_PASS = "shardpy-to-local"
 TARGET_BYTES, TARGET_TIME = 1.0, 1.05
+
+if str(BENCH_DIR) not in sys.path:  # (run as a script or imported by bench/models/run.py)
+    sys.path.insert(0, str(BENCH_DIR))
+import noise_control as noise  # noqa: E402  (the A/A control, the executables compared)
 
 SHORT = {"all_reduce": "AR", "all_gather": "AG", "reduce_scatter": "RS", "all_to_all": "A2A",
          "collective_permute": "CP", "collective_broadcast": "CB"}
@@ -118,14 +126,24 @@ def measure(name: str, repeat: int, seed: int, pipeline: str = PARTITION_PIPELIN
                          inputs)
     runners = {side: got["run_once"] for side, got in (("xla", xla), ("shardpy", sp))
                if got is not None}
+    if xla is not None:  # the A/A control: XLA's executable again, after shardpy's
+        runners[noise.CONTROL] = xla["run_once"]
     try:
         times = _time(runners, repeat)
     except Exception as err:  # a run that worked once failed later: no timing
         row["timing_error"] = f"{type(err).__name__}: {err}"
         times = {}
+    control = times.pop(noise.CONTROL, None)
     for side, samples in times.items():
         row[side]["median_ms"] = statistics.median(samples) * 1e3 if samples else None
         row[side]["times_ms"] = [t * 1e3 for t in samples]
+    if "xla" in times:
+        row["aa"] = noise.paired_ratios(times["xla"], control or [])
+        if "shardpy" in times:
+            row["paired"] = noise.paired_ratios(times["xla"], times["shardpy"])
+            row["verdict"] = noise.verdict(row["paired"], row["aa"])
+    if xla is not None and sp is not None:
+        row["instructions"] = noise.instruction_difference(xla["hlo"], sp["hlo"])
     _ratios_and_flags(row)
     return row
 
@@ -160,7 +178,7 @@ def _xla_side(lowered, inputs, row) -> dict | None:
     except Exception as err:  # XLA refused the program: a row, not a crash
         out.update(status="failed", error=f"{type(err).__name__}: {err}".strip()[:2000])
         return None
-    return {"outputs": outputs,
+    return {"outputs": outputs, "hlo": _hlo_text(executable),
             "run_once": lambda: jaxlib_bridge.run_once(executable, placed)}
 
 
@@ -221,7 +239,12 @@ def _shardpy_side(text, context, global_sig, inputs, row, pipeline) -> dict | No
         return None
     out["status"] = "ok"
     return {"outputs": result.outputs, "divergence": result.replica_divergence,
-            "run_once": program.run_once}
+            "hlo": _hlo_text(program.executable), "run_once": program.run_once}
+
+
+def _hlo_text(executable) -> str:
+    """The executable's optimized HLO modules, as text."""
+    return "\n".join(m.to_string() for m in executable.hlo_modules())
 
 
 def _relative(text: str) -> str:
@@ -500,8 +523,10 @@ def render(rows: list[dict], summary: dict, header: dict) -> str:
              f"runs per side.", "",
              "| program | mesh | shardpy collectives | XLA collectives | bytes/dev shardpy | "
              "bytes/dev XLA | bytes × | peak mem shardpy | peak mem XLA | mem × | "
-             "ms shardpy | ms XLA | time × | outputs | flags |",
-             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+             "ms shardpy | ms XLA | time × | paired (quartiles) | A/A: XLA / XLA "
+             "(quartiles) | HLO instructions XLA-only / shardpy-only | outputs | flags |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+             "---|---|"]
     for r in rows:
         sp, xla, ratios = r["shardpy"], r["xla"], r["ratios"]
         sp = sp if sp["status"] == "ok" else {"status": sp["status"]}
@@ -517,6 +542,8 @@ def render(rows: list[dict], summary: dict, header: dict) -> str:
             f"{_fmt_num(sp.get('peak_memory'))} | {_fmt_num(xla.get('peak_memory'))} | "
             f"{_fmt_ratio(ratios.get('peak_memory'))} | {_fmt_num(sp.get('median_ms'), 3)} | "
             f"{_fmt_num(xla.get('median_ms'), 3)} | {_fmt_ratio(ratios.get('time'))} | "
+            f"{noise.fmt_paired(r.get('paired'))} | {noise.fmt_paired(r.get('aa'))} | "
+            f"{noise.fmt_difference(r.get('instructions'))} | "
             f"{_status(r)} | {flags or '–'} |")
     lines += ["", "Collectives: AR all-reduce, AG all-gather, RS reduce-scatter, A2A all-to-all, "
               "CP collective-permute, CB collective-broadcast; static counts, shardpy's in its "
@@ -524,8 +551,13 @@ def render(rows: list[dict], summary: dict, header: dict) -> str:
               "XLA compiled from it), XLA's in its optimized HLO. Bytes: cost-"
               "weighted bytes each device sends (python/shardpy/sharding/collective_time.py). Peak "
               "memory: XLA's "
-              "memory_analysis() of each per-device executable, bytes. Ratios: shardpy / XLA.",
-              ""]
+              "memory_analysis() of each per-device executable, bytes. Ratios: shardpy / XLA. "
+              "Paired: each round's shardpy run over the XLA run next to it; A/A: XLA's "
+              "executable run again in every round (XLA, shardpy, XLA; then reversed), each "
+              "round's second XLA run over its first, the noise; HLO instructions: the two "
+              "executables' optimized HLO as multisets of (opcode, result shape), 0 / 0 the "
+              "same program (bench/noise_control.py).",
+              "", noise.verdict_line(rows), ""]
     t = summary
     median = "–" if t["median_time_ratio"] is None else f"{t['median_time_ratio']:.3f}×"
     failed = f" (failed, counted as not met: {', '.join(t['failed'])})" if t["failed"] else ""

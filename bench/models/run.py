@@ -39,7 +39,7 @@ Measured, per side:
   A/A          a second jax.jit of the step timed in the same rounds (jax, shardpy, jax
                again, then reversed): its paired ratio over jax's is the noise itself,
                and the verdict says whether shardpy's paired median lies under, inside
-               or over its quartiles (bench/models/control.py);
+               or over its quartiles (bench/noise_control.py);
   instructions how many instructions of the optimized HLO only one side's executable has
                (opcode and result shape): 0 / 0, the same program as jax.jit's;
   collectives  read by shardpy.runtime.hlo_collectives out of the optimized HLO of the executable
@@ -74,7 +74,7 @@ import traceback
 MODELS_DIR = pathlib.Path(__file__).resolve().parent
 BENCH_DIR = MODELS_DIR.parent
 ROOT = BENCH_DIR.parent
-NOT_PROGRAMS = {"common.py", "control.py", "run.py", "warm_start.py"}
+NOT_PROGRAMS = {"common.py", "run.py", "warm_start.py"}
 CPU_DEVICES = 8
 WARMUP = 3
 MIN_RUNS = 20
@@ -85,7 +85,7 @@ for _path in (MODELS_DIR, BENCH_DIR, ROOT):  # `from common import ...`
         sys.path.insert(0, str(_path))
 
 import compare_xla  # noqa: E402  (bench/: its tolerance, selection, formatting, header)
-import control  # noqa: E402  (bench/models/: the A/A control, the executables compared)
+import noise_control as noise  # noqa: E402  (bench/: the A/A control, executables compared)
 
 
 # =========================================================================== environment
@@ -193,12 +193,12 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
             row[side] = _failed("first call", err)
     if "jax" in first:  # the A/A control: a second jit object, the same executable
         try:
-            jitted[control.CONTROL] = jax.jit(step, donate_argnums=program.donate)
-            first[control.CONTROL] = jitted[control.CONTROL](*_fresh(args, program.donate))
-            row[control.CONTROL] = {"status": "ok"}
+            jitted[noise.CONTROL] = jax.jit(step, donate_argnums=program.donate)
+            first[noise.CONTROL] = jitted[noise.CONTROL](*_fresh(args, program.donate))
+            row[noise.CONTROL] = {"status": "ok"}
         except Exception as err:
-            row[control.CONTROL] = _failed("first call", err)
-            jitted.pop(control.CONTROL, None)
+            row[noise.CONTROL] = _failed("first call", err)
+            jitted.pop(noise.CONTROL, None)
     if len(first) >= 2 and "shardpy" in first:
         row["outputs"] = compare_outputs(first["jax"], first["shardpy"])
         if row["outputs"]["status"] != "match" and row["outputs"].get("float_leaves"):
@@ -230,27 +230,15 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
     jx, sp = row["jax"].get("median_ms"), row["shardpy"].get("median_ms")
     if jx and sp:
         row["ratio"] = sp / jx
-        row["paired"] = paired_ratios(row["jax"].get("times_ms", []),
-                                      row["shardpy"].get("times_ms", []))
+        row["paired"] = noise.paired_ratios(row["jax"].get("times_ms", []),
+                                            row["shardpy"].get("times_ms", []))
     if jx:  # each round's second jax.jit call over its first
-        row["aa"] = paired_ratios(row["jax"].get("times_ms", []),
-                                  row.get(control.CONTROL, {}).get("times_ms", []))
-        row["verdict"] = control.verdict(row.get("paired"), row["aa"])
+        row["aa"] = noise.paired_ratios(row["jax"].get("times_ms", []),
+                                        row.get(noise.CONTROL, {}).get("times_ms", []))
+        row["verdict"] = noise.verdict(row.get("paired"), row["aa"])
     if len(hlo) == 2:
-        row["instructions"] = control.instruction_difference(hlo["jax"], hlo["shardpy"])
+        row["instructions"] = noise.instruction_difference(hlo["jax"], hlo["shardpy"])
     return row
-
-
-def paired_ratios(jax_ms, shardpy_ms) -> dict | None:
-    """The ratio of the two calls made one after the other in each round (the sides
-    alternate, _time): a machine getting slower or faster slows both of a pair, so
-    these ratios show the noise that the ratio of medians hides. Median and quartiles."""
-    ratios = sorted(s / j for j, s in zip(jax_ms, shardpy_ms) if j > 0)
-    if len(ratios) < 4:
-        return None
-    q = statistics.quantiles(ratios, n=4)
-    return {"median": statistics.median(ratios), "q1": q[0], "q3": q[2],
-            "count": len(ratios)}
 
 
 def _mesh_name(program) -> str:
@@ -509,12 +497,6 @@ def _fmt_ratio(ratio) -> str:
     return "–" if ratio is None else f"{ratio:.2f}×"
 
 
-def _fmt_paired(paired) -> str:
-    if not paired:
-        return "–"
-    return f"{paired['median']:.2f}× ({paired['q1']:.2f}–{paired['q3']:.2f})"
-
-
 def geomean(ratios) -> float | None:
     ratios = [r for r in ratios if r]
     return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
@@ -537,23 +519,17 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         lines.append(
             f"| {r['program']} | {r['mesh']} | {_outputs_cell(r)} | "
             f"{_fmt(jx.get('median_ms'), 2)} | {_fmt(sp.get('median_ms'), 2)} | "
-            f"{_fmt_ratio(r['ratio'])} | {_fmt_paired(r.get('paired'))} | "
-            f"{_fmt_paired(r.get('aa'))} | "
+            f"{_fmt_ratio(r['ratio'])} | {noise.fmt_paired(r.get('paired'))} | "
+            f"{noise.fmt_paired(r.get('aa'))} | "
             f"{_fmt_collectives(jx)} | {_fmt_collectives(sp)} | {_fmt(mib[0], 2)} | "
             f"{_fmt(mib[1], 2)} | {_fmt(jx.get('first_call_s'), 2)} | "
             f"{_fmt(sp.get('first_call_s'), 2)} | "
-            f"{control.fmt_difference(r.get('instructions'))} |")
+            f"{noise.fmt_difference(r.get('instructions'))} |")
     g = geomean(r["ratio"] for r in rows)
     timed = sum(r["ratio"] is not None for r in rows)
-    verdicts = {v: [r["program"] for r in rows if r.get("verdict") == v]
-                for v in ("faster", "within noise", "slower")}
     lines += ["", "Geometric mean of the step-time ratios (shardpy / jax): "
               + ("–" if g is None else f"{g:.3f}× over {timed} program"
-                 f"{'s' if timed != 1 else ''}"),
-              "Against the A/A control (shardpy's paired median under / inside / over the "
-              "A/A's quartiles): " + "; ".join(
-                  f"{v} {len(names)}" + (f" ({', '.join(names)})" if names and v != "faster"
-                                         else "") for v, names in verdicts.items()), ""]
+                 f"{'s' if timed != 1 else ''}"), noise.verdict_line(rows), ""]
     notes = [
         "Donation: shardpy.jit supports donate_argnums, so both sides donate each "
         "program's `donate` arguments.",
@@ -569,7 +545,7 @@ def render(rows: list[dict], header: dict, broken: dict) -> str:
         "A/A: a second jax.jit of the same step (the same executable) timed in the same "
         "rounds (jax, shardpy, jax again; reversed the next round), each round's second "
         "jax call over its first: the noise a ratio carries on that program in that run "
-        "(bench/models/control.py).",
+        "(bench/noise_control.py).",
         "HLO instructions: the two executables' optimized HLO as multisets of (opcode, "
         "result shape): how many only jax.jit's has / only shardpy's has, of jax.jit's "
         "total; 0 / 0 is the same program.",

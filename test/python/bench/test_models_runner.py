@@ -42,7 +42,7 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     assert row["verdict"] in ("faster", "within noise", "slower")
     assert cells[7].endswith(")") and "×" in cells[7], rows[0]
     # the MLP's per-device program compiles to jax.jit's own: no instruction differs
-    assert row["instructions"]["jax_only"] == row["instructions"]["shardpy_only"] == 0
+    assert row["instructions"]["reference_only"] == row["instructions"]["shardpy_only"] == 0
     assert cells[-1].endswith("(same program)"), rows[0]
     for side in ("jax", "shardpy"):
         measured = row[side]

@@ -1,13 +1,13 @@
-"""bench/models/control.py: the A/A verdict and the executables compared as multisets
-of instructions."""
+"""bench/noise_control.py: paired ratios, the A/A verdict, and two executables compared as
+multisets of instructions."""
 from __future__ import annotations
 
 import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "bench" / "models"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "bench"))
 
-import control  # noqa: E402
+import noise_control as control  # noqa: E402
 
 JAX = """HloModule jit_step
 
@@ -29,7 +29,8 @@ def test_the_same_program_under_other_names_and_layouts_differs_in_nothing():
     renamed = (JAX.replace("%multiply.3", "%multiply.9").replace("{1,0}", "{0,1}")
                .replace('op_name="x"', 'op_name="y"'))
     diff = control.instruction_difference(JAX, renamed)
-    assert diff == {"jax_only": 0, "shardpy_only": 0, "jax_total": 6, "shardpy_total": 6}
+    assert diff == {"reference_only": 0, "shardpy_only": 0, "reference_total": 6,
+                    "shardpy_total": 6}
     assert control.fmt_difference(diff) == "0 of 6 (same program)"
 
 
@@ -37,7 +38,7 @@ def test_an_instruction_of_another_shape_or_opcode_counts_on_both_sides():
     other = JAX.replace("ROOT %multiply.3 = f32[8,128]{1,0} multiply",
                         "ROOT %add.7 = f32[8,128]{1,0} add")
     diff = control.instruction_difference(JAX, other)
-    assert (diff["jax_only"], diff["shardpy_only"]) == (1, 1)
+    assert (diff["reference_only"], diff["shardpy_only"]) == (1, 1)
     assert control.fmt_difference(diff) == "1 / 1 of 6"
 
 
@@ -47,3 +48,16 @@ def test_the_verdict_reads_the_paired_median_against_the_a_a_quartiles():
     assert control.verdict({"median": 1.02}, aa) == "within noise"
     assert control.verdict({"median": 1.05}, aa) == "slower"
     assert control.verdict(None, aa) is None and control.verdict({"median": 1.0}, None) is None
+
+
+def test_paired_ratios_are_round_by_round_and_need_four_rounds():
+    assert control.paired_ratios([10, 10, 10], [9, 9, 9]) is None
+    paired = control.paired_ratios([10, 20, 10, 20], [9, 18, 11, 22])
+    assert paired["count"] == 4 and paired["median"] == 1.0  # 0.9, 0.9, 1.1, 1.1
+    assert paired["q1"] < 1.0 < paired["q3"]
+
+
+def test_the_verdict_line_names_the_programs_not_faster():
+    rows = [{"program": "a", "verdict": "faster"}, {"program": "b", "verdict": "within noise"},
+            {"program": "c", "verdict": None}]
+    assert control.verdict_line(rows).endswith("faster 1; within noise 1 (b); slower 0")
