@@ -23,9 +23,9 @@ resident, through the same PjRt call), with shardpy/XLA ratios; the outputs of t
 are compared with shardpy-run's tolerance (python/shardpy/runtime/arrays.py `compare`,
 rtol 1e-4, atol 1e-5). How far a time ratio can be trusted (bench/noise_control.py): the
 paired ratio (each round's shardpy run over the XLA run next to it), an A/A control (XLA's
-executable run a second time in every round: the noise), the verdict (shardpy's paired
-median under, inside or over the A/A's quartiles), and how many instructions of the two
-optimized executables differ.
+executable run a second time in every round: the noise), the verdict (the paired ratios
+against the A/A's by a Mann-Whitney U test: faster, slower, or within noise), and how
+many instructions of the two optimized executables differ.
 
 Flags: a tensor shardpy gathers whole (an `sdy.all_gather` whose result is fully
 replicated, read before `shardpy-to-local`) with no XLA all-gather/all-reduce producing
@@ -141,7 +141,9 @@ def measure(name: str, repeat: int, seed: int, pipeline: str = PARTITION_PIPELIN
         row["aa"] = noise.paired_ratios(times["xla"], control or [])
         if "shardpy" in times:
             row["paired"] = noise.paired_ratios(times["xla"], times["shardpy"])
-            row["verdict"] = noise.verdict(row["paired"], row["aa"])
+            row["verdict"], row["p_value"] = noise.verdict(
+                noise.round_ratios(times["xla"], times["shardpy"]),
+                noise.round_ratios(times["xla"], control or []))
     if xla is not None and sp is not None:
         row["instructions"] = noise.instruction_difference(xla["hlo"], sp["hlo"])
     _ratios_and_flags(row)

@@ -7,16 +7,19 @@ bench/models/run.py and bench/compare_xla.py measure in the same run as the rati
   A/A           the reference timed against itself: a second call of the same executable
                 in every round (reference, shardpy, reference again; the next round in
                 reverse), each round's second reference call over its first. That is the
-                noise of that program on that machine at that time. shardpy's paired
-                median inside the A/A's quartiles is no difference; under them, faster
-                beyond the noise; over them, slower.
+                noise of that program on that machine at that time.
+  verdict       the paired ratios against the A/A's, by a two-sided Mann-Whitney U test
+                (scipy): "faster" or "slower" where they differ at p < ALPHA (shardpy's
+                median under or over the A/A's), else "within noise". With 20 rounds a
+                rule on quartiles alone called one near-identical program of twelve
+                slower in a run; the test called none.
   instructions  two executables' optimized HLO as multisets of (opcode, result shape),
                 names, layouts and metadata dropped: how many instructions each has that
                 the other lacks. 0 / 0: shardpy's per-device program compiled to the
                 reference's own program, whose step time it then has, whatever one run's
                 ratio says.
 
-    verdict({"median": 0.91, ...}, {"q1": 0.97, "q3": 1.03, ...})  -> "faster"
+    verdict([0.90, 0.92, 0.89, ...], [1.01, 0.97, 1.02, ...])  -> ("faster", 3e-05)
 """
 from __future__ import annotations
 
@@ -26,16 +29,22 @@ import statistics
 
 CONTROL = "reference_again"  # the A/A side's key in a row
 VERDICTS = ("faster", "within noise", "slower")
+ALPHA = 0.01  # twelve programs a run: about one in ten runs calls one wrongly
 
 # `%name = shape opcode(`: the shape up to the opcode; layouts ({1,0}) dropped
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%\S+ = (.+?) ([a-z][\w-]*)\(")
 _LAYOUT = re.compile(r"\{[^}]*\}")
 
 
+def round_ratios(reference_ms, other_ms) -> list[float]:
+    """Each round's `other` call over its `reference` call."""
+    return [o / r for r, o in zip(reference_ms, other_ms) if r > 0]
+
+
 def paired_ratios(reference_ms, other_ms) -> dict | None:
     """Median and quartiles of each round's `other` call over its `reference` call
     (None under 4 rounds)."""
-    ratios = sorted(o / r for r, o in zip(reference_ms, other_ms) if r > 0)
+    ratios = sorted(round_ratios(reference_ms, other_ms))
     if len(ratios) < 4:
         return None
     q = statistics.quantiles(ratios, n=4)
@@ -43,16 +52,18 @@ def paired_ratios(reference_ms, other_ms) -> dict | None:
             "count": len(ratios)}
 
 
-def verdict(paired: dict | None, control: dict | None) -> str | None:
-    """"faster" where shardpy's paired median is under the A/A's lower quartile,
-    "slower" where it is over its upper quartile, else "within noise"."""
-    if not paired or not control:
-        return None
-    if paired["median"] < control["q1"]:
-        return "faster"
-    if paired["median"] > control["q3"]:
-        return "slower"
-    return "within noise"
+def verdict(paired: list[float], control: list[float]) -> tuple[str | None, float | None]:
+    """(verdict, p value): shardpy's round ratios against the A/A's by a two-sided
+    Mann-Whitney U test; None under 4 rounds on either side."""
+    if len(paired) < 4 or len(control) < 4:
+        return None, None
+    from scipy.stats import mannwhitneyu
+
+    p = float(mannwhitneyu(paired, control, alternative="two-sided").pvalue)
+    if p >= ALPHA:
+        return "within noise", p
+    return ("faster" if statistics.median(paired) < statistics.median(control)
+            else "slower"), p
 
 
 def verdict_line(rows, name_key: str = "program") -> str:
@@ -62,8 +73,8 @@ def verdict_line(rows, name_key: str = "program") -> str:
         names = [r[name_key] for r in rows if r.get("verdict") == v]
         parts.append(f"{v} {len(names)}"
                      + (f" ({', '.join(names)})" if names and v != "faster" else ""))
-    return ("Against the A/A control (shardpy's paired median under / inside / over the "
-            "A/A's quartiles): " + "; ".join(parts))
+    return (f"Against the A/A control (Mann-Whitney U on the round ratios, p < {ALPHA}): "
+            + "; ".join(parts))
 
 
 def instructions(hlo_text: str) -> collections.Counter:

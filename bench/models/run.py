@@ -37,9 +37,10 @@ Measured, per side:
                median (and quartiles) of each round's shardpy call over its jax call,
                made one after the other: the spread of the noise the ratio carries;
   A/A          a second jax.jit of the step timed in the same rounds (jax, shardpy, jax
-               again, then reversed): its paired ratio over jax's is the noise itself,
-               and the verdict says whether shardpy's paired median lies under, inside
-               or over its quartiles (bench/noise_control.py);
+               again, then reversed): its paired ratio over jax's is the noise itself;
+               the verdict, whether shardpy's round ratios differ from the A/A's (a
+               Mann-Whitney U test, p < 0.01: faster, slower; else within noise;
+               bench/noise_control.py);
   instructions how many instructions of the optimized HLO only one side's executable has
                (opcode and result shape): 0 / 0, the same program as jax.jit's;
   collectives  read by shardpy.runtime.hlo_collectives out of the optimized HLO of the executable
@@ -233,9 +234,12 @@ def measure(program, module_file: str, runs: int, platform: str, hlo_dir=None) -
         row["paired"] = noise.paired_ratios(row["jax"].get("times_ms", []),
                                             row["shardpy"].get("times_ms", []))
     if jx:  # each round's second jax.jit call over its first
-        row["aa"] = noise.paired_ratios(row["jax"].get("times_ms", []),
-                                        row.get(noise.CONTROL, {}).get("times_ms", []))
-        row["verdict"] = noise.verdict(row.get("paired"), row["aa"])
+        reference, again = (row["jax"].get("times_ms", []),
+                            row.get(noise.CONTROL, {}).get("times_ms", []))
+        row["aa"] = noise.paired_ratios(reference, again)
+        row["verdict"], row["p_value"] = noise.verdict(
+            noise.round_ratios(reference, row["shardpy"].get("times_ms", [])),
+            noise.round_ratios(reference, again))
     if len(hlo) == 2:
         row["instructions"] = noise.instruction_difference(hlo["jax"], hlo["shardpy"])
     return row

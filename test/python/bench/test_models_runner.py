@@ -39,7 +39,7 @@ def test_runner_prints_the_mlp_row_and_outputs_match(tmp_path):
     # the A/A control: jax.jit's step against itself, in the same rounds
     aa = row["aa"]
     assert aa["count"] == 4 and aa["q1"] <= aa["median"] <= aa["q3"]
-    assert row["verdict"] in ("faster", "within noise", "slower")
+    assert row["verdict"] in ("faster", "within noise", "slower") and 0 <= row["p_value"] <= 1
     assert cells[7].endswith(")") and "×" in cells[7], rows[0]
     # the MLP's per-device program compiles to jax.jit's own: no instruction differs
     assert row["instructions"]["reference_only"] == row["instructions"]["shardpy_only"] == 0

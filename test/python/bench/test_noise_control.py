@@ -42,12 +42,13 @@ def test_an_instruction_of_another_shape_or_opcode_counts_on_both_sides():
     assert control.fmt_difference(diff) == "1 / 1 of 6"
 
 
-def test_the_verdict_reads_the_paired_median_against_the_a_a_quartiles():
-    aa = {"median": 1.0, "q1": 0.97, "q3": 1.03}
-    assert control.verdict({"median": 0.91}, aa) == "faster"
-    assert control.verdict({"median": 1.02}, aa) == "within noise"
-    assert control.verdict({"median": 1.05}, aa) == "slower"
-    assert control.verdict(None, aa) is None and control.verdict({"median": 1.0}, None) is None
+def test_the_verdict_tests_the_round_ratios_against_the_a_a():
+    aa = [1.00, 0.97, 1.03, 0.99, 1.02, 0.98, 1.01, 1.00, 0.96, 1.04]
+    assert control.verdict([r - 0.10 for r in aa], aa)[0] == "faster"
+    assert control.verdict([r + 0.10 for r in aa], aa)[0] == "slower"
+    same, p = control.verdict([r + 0.005 for r in aa], aa)
+    assert same == "within noise" and p > control.ALPHA
+    assert control.verdict([0.9] * 3, aa) == (None, None)  # too few rounds
 
 
 def test_paired_ratios_are_round_by_round_and_need_four_rounds():
@@ -60,4 +61,5 @@ def test_paired_ratios_are_round_by_round_and_need_four_rounds():
 def test_the_verdict_line_names_the_programs_not_faster():
     rows = [{"program": "a", "verdict": "faster"}, {"program": "b", "verdict": "within noise"},
             {"program": "c", "verdict": None}]
-    assert control.verdict_line(rows).endswith("faster 1; within noise 1 (b); slower 0")
+    line = control.verdict_line(rows)
+    assert "Mann-Whitney" in line and line.endswith("faster 1; within noise 1 (b); slower 0")
