@@ -29,7 +29,7 @@ import statistics
 
 CONTROL = "reference_again"  # the A/A side's key in a row
 VERDICTS = ("faster", "within noise", "slower")
-ALPHA = 0.01  # twelve programs a run: about one in ten runs calls one wrongly
+ALPHA = 0.01  # twelve programs a run: about one run in nine calls one wrongly
 
 # `%name = shape opcode(`: the shape up to the opcode; layouts ({1,0}) dropped
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%\S+ = (.+?) ([a-z][\w-]*)\(")
